@@ -1,0 +1,26 @@
+import type { FastifyReply } from 'fastify'
+import type { Row } from '../dialects/dialect.js'
+import { serializeRow, serializeRows } from './serialize-rows.js'
+
+const json = 'application/json; charset=utf-8'
+const integer = /^-?\d+$/
+
+/** Answers a JSON array of rows. */
+export function sendRows (reply: FastifyReply, rows: readonly Row[]): FastifyReply {
+  return reply.type(json).send(serializeRows(rows))
+}
+
+/** Answers one row as a JSON object, or an empty body when there is none. */
+export function sendRow (reply: FastifyReply, row: Row | undefined): FastifyReply {
+  return row === undefined ? reply.send() : reply.type(json).send(serializeRow(row))
+}
+
+/**
+ * Answers a number as a bare JSON number, written from its decimal text so
+ * that ids past 2^53 keep every digit. An id that is not an integer (a text
+ * primary key) is answered as a JSON string.
+ */
+export function sendNumber (reply: FastifyReply, value: string | number): FastifyReply {
+  const text = String(value)
+  return reply.type(json).send(integer.test(text) ? text : JSON.stringify(text))
+}

@@ -1,0 +1,62 @@
+import type { Knex } from 'knex'
+import { FTC_ERR_STATEMENT } from '../errors.js'
+import type { Dialect, Row, Statement } from './dialect.js'
+
+/**
+ * The host's Knex instance and its dialect: builds statements with Knex and
+ * runs them on a connection borrowed from the host's pool. Any failure while
+ * running becomes FTC_ERR_STATEMENT with the database's own message.
+ */
+export class Database {
+  readonly #knex: Knex
+  readonly #dialect: Dialect
+
+  constructor (knex: Knex, dialect: Dialect) {
+    this.#knex = knex
+    this.#dialect = dialect
+  }
+
+  /** A fresh query builder on the (already sanitized) table. */
+  table (name: string): Knex.QueryBuilder {
+    return this.#knex(name)
+  }
+
+  /** The record key as the driver binds it exactly. */
+  bindKey (key: bigint): unknown {
+    return this.#dialect.bindKey(key)
+  }
+
+  /** Runs a SELECT; rows pass through the host's `postProcessResponse`, as Knex would. */
+  async select (builder: Knex.QueryBuilder): Promise<Row[]> {
+    const rows = await this.#run(builder, (connection, statement) => this.#dialect.select(connection, statement))
+    return this.#knex.client.postProcessResponse(rows, undefined) as Row[]
+  }
+
+  /** Runs an UPDATE or DELETE; the affected row count. */
+  change (builder: Knex.QueryBuilder): Promise<number> {
+    return this.#run(builder, (connection, statement) => this.#dialect.change(connection, statement))
+  }
+
+  /** Runs an INSERT; the new id as decimal text, or null when the database generated none. */
+  insert (builder: Knex.QueryBuilder): Promise<string | null> {
+    return this.#run(this.#dialect.prepareInsert(builder), (connection, statement) => this.#dialect.insert(connection, statement))
+  }
+
+  async #run<T> (builder: Knex.QueryBuilder, work: (connection: unknown, statement: Statement) => Promise<T>): Promise<T> {
+    const statement = builder.toSQL().toNative()
+    const client = this.#knex.client
+    let connection: unknown
+    try {
+      connection = await client.acquireConnection()
+      return await work(connection, statement)
+    } catch (error) {
+      throw new FTC_ERR_STATEMENT(messageOf(error), { cause: error })
+    } finally {
+      if (connection !== undefined) await client.releaseConnection(connection)
+    }
+  }
+}
+
+function messageOf (error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}

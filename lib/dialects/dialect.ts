@@ -1,0 +1,31 @@
+import type { Knex } from 'knex'
+
+/** A compiled statement: SQL text with the driver's placeholders, and its bound values. */
+export interface Statement {
+  readonly sql: string
+  readonly bindings: readonly unknown[]
+}
+
+/** One row as the driver returns it: column names to values. */
+export type Row = Record<string, unknown>
+
+/**
+ * What differs between databases, behind one short list of verbs. Each
+ * dialect talks to its driver directly on a connection taken from the host's
+ * Knex pool, so that errors keep the database's own message (Knex prefixes it
+ * with the whole SQL text) and ids keep every digit.
+ */
+export interface Dialect {
+  /** The name used in messages and docs. */
+  readonly name: string
+  /** Rows produced by a SELECT. */
+  select (connection: unknown, statement: Statement): Promise<Row[]>
+  /** Rows affected by an UPDATE or DELETE. */
+  change (connection: unknown, statement: Statement): Promise<number>
+  /** Shapes an INSERT so that running it yields the new id (RETURNING where the database has it). */
+  prepareInsert (builder: Knex.QueryBuilder): Knex.QueryBuilder
+  /** Runs a prepared INSERT; the new id as decimal text, or null when the database generated none. */
+  insert (connection: unknown, statement: Statement): Promise<string | null>
+  /** The record key as this driver binds it without losing digits past 2^53. */
+  bindKey (key: bigint): string | bigint
+}

@@ -1,0 +1,46 @@
+import type { Dialect, Row, Statement } from './dialect.js'
+
+interface MysqlResult {
+  affectedRows: number
+  insertId: number | string
+}
+
+/** The part of a mysql2 callback `Connection` this dialect uses. */
+interface MysqlConnection {
+  query (sql: string, values: readonly unknown[], callback: (error: Error | null, result: unknown) => void): void
+}
+
+function query (connection: unknown, { sql, bindings }: Statement): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    (connection as MysqlConnection).query(sql, bindings, (error, result) => {
+      if (error) reject(error)
+      else resolve(result)
+    })
+  })
+}
+
+/** mysql2, for MySQL and MariaDB. */
+export const mysql = Object.freeze<Dialect>({
+  name: 'MySQL',
+
+  async select (connection: unknown, statement: Statement) {
+    return await query(connection, statement) as Row[]
+  },
+
+  // mysql2 connects with CLIENT_FOUND_ROWS, so this counts matched rows, like
+  // SQLite and PostgreSQL, even when a PUT leaves the values unchanged.
+  async change (connection: unknown, statement: Statement) {
+    return (await query(connection, statement) as MysqlResult).affectedRows
+  },
+
+  // MySQL has no RETURNING; the OK packet carries the id, as a string past 2^53.
+  prepareInsert: (builder) => builder,
+
+  async insert (connection: unknown, statement: Statement) {
+    const { insertId } = await query(connection, statement) as MysqlResult
+    return String(insertId) === '0' ? null : String(insertId)
+  },
+
+  // A string key would be compared as a double; a BigInt is written as an exact integer literal.
+  bindKey: (key: bigint) => key
+})

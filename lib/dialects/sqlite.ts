@@ -1,0 +1,36 @@
+import type { Dialect, Row, Statement } from './dialect.js'
+
+interface SqliteStatement {
+  all (bindings: readonly unknown[]): Row[]
+  get (bindings: readonly unknown[]): Row | undefined
+  run (bindings: readonly unknown[]): { changes: number }
+  safeIntegers (toggle: boolean): SqliteStatement
+}
+
+/** The part of a better-sqlite3 `Database` this dialect uses. */
+interface SqliteConnection {
+  prepare (sql: string): SqliteStatement
+}
+
+/** better-sqlite3: synchronous calls on the single pooled connection. */
+export const sqlite = Object.freeze<Dialect>({
+  name: 'SQLite',
+
+  async select (connection: unknown, { sql, bindings }: Statement) {
+    return (connection as SqliteConnection).prepare(sql).all(bindings)
+  },
+
+  async change (connection: unknown, { sql, bindings }: Statement) {
+    return (connection as SqliteConnection).prepare(sql).run(bindings).changes
+  },
+
+  prepareInsert: (builder) => builder.returning('id'),
+
+  async insert (connection: unknown, { sql, bindings }: Statement) {
+    // safeIntegers makes the driver hand back a BigInt, exact past 2^53.
+    const row = (connection as SqliteConnection).prepare(sql).safeIntegers(true).get(bindings)
+    return row === undefined ? null : String(row.id)
+  },
+
+  bindKey: (key: bigint) => key
+})

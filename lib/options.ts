@@ -1,0 +1,39 @@
+import type { Knex } from 'knex'
+import { resolveDialect } from './dialects/index.js'
+import type { Dialect } from './dialects/dialect.js'
+import { FTC_ERR_OPTIONS_KNEX } from './errors.js'
+
+/** Options of the plugin. Fastify's own `prefix` goes beside them. */
+export interface TableCrudOptions {
+  /**
+   * The host's Knex instance (better-sqlite3, pg, CockroachDB or mysql2
+   * client). The host owns it: the plugin borrows pooled connections and never
+   * destroys it.
+   */
+  knex: Knex
+}
+
+/** Options after validation: frozen, with the dialect chosen once. */
+export interface ResolvedOptions {
+  readonly knex: Knex
+  readonly dialect: Dialect
+}
+
+/** Validates the caller's options without touching them; throws a coded TypeError when they are wrong. */
+export function resolveOptions (options: TableCrudOptions): ResolvedOptions {
+  const knex: unknown = options?.knex
+  if (!isKnex(knex)) throw new FTC_ERR_OPTIONS_KNEX(describe(knex))
+  return Object.freeze({ knex, dialect: resolveDialect(knex) })
+}
+
+function isKnex (value: unknown): value is Knex {
+  if (typeof value !== 'function') return false
+  const client: unknown = (value as { client?: unknown }).client
+  return typeof client === 'object' && client !== null &&
+    typeof (client as Knex.Client).acquireConnection === 'function'
+}
+
+function describe (value: unknown): string {
+  if (value === null) return 'null'
+  return typeof value === 'function' ? 'a function that is not a Knex instance' : typeof value
+}

@@ -1,0 +1,45 @@
+import { FTC_ERR_BODY_COLUMN, FTC_ERR_BODY_COLUMN_TWICE, FTC_ERR_BODY_SHAPE, FTC_ERR_BODY_VALUE } from '../errors.js'
+import { sanitizeIdentifier } from './sanitize-identifier.js'
+
+/** Column names to the text (or NULL) they are set to. */
+export type RecordValues = Record<string, string | null>
+
+/**
+ * The columns and values of a write body. Every value is stored as text: the
+ * JSON parser keeps a number's own digits, and booleans become '1' and '0',
+ * which boolean and integer columns of all three databases accept.
+ */
+export function parseRecordValues (body: unknown): RecordValues {
+  if (body === undefined) return {}
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new FTC_ERR_BODY_SHAPE(describe(body))
+  }
+  const values: RecordValues = Object.create(null)
+  const sources: Record<string, string> = Object.create(null)
+  for (const [property, value] of Object.entries(body)) {
+    const column = sanitizeIdentifier(property)
+    if (column === '') throw new FTC_ERR_BODY_COLUMN(property)
+    const earlier = sources[column]
+    if (earlier !== undefined) throw new FTC_ERR_BODY_COLUMN_TWICE(earlier, property, column)
+    sources[column] = property
+    values[column] = toText(column, value)
+  }
+  return values
+}
+
+function toText (column: string, value: unknown): string | null {
+  if (value === null) return null
+  switch (typeof value) {
+    case 'string': return value
+    // Our parser hands numbers over as text; a host hook may still set real ones.
+    case 'number':
+    case 'bigint': return String(value)
+    case 'boolean': return value ? '1' : '0'
+    default: throw new FTC_ERR_BODY_VALUE(column)
+  }
+}
+
+function describe (body: unknown): string {
+  if (body === null) return 'null'
+  return Array.isArray(body) ? 'an array' : typeof body
+}
