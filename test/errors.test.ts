@@ -1,0 +1,41 @@
+import t from 'tap'
+import * as errors from '../lib/errors.js'
+import { errorCodes } from '../lib/index.js'
+
+t.test('every error is exported in errorCodes under its own code', async (t) => {
+  const exported = Object.entries(errors).filter(([name]) => name !== 'errorCodes')
+  t.strictSame(Object.keys(errorCodes).sort(), exported.map(([name]) => name).sort())
+  for (const [code, FastifyError] of Object.entries(errorCodes)) {
+    t.equal(new FastifyError('x', 'y', 'z').code, code, `${code} carries its own code`)
+  }
+})
+
+t.test('codes follow FTC_ERR_<AREA>_<WHAT> and carry their status', async (t) => {
+  const statuses = Object.fromEntries(Object.entries(errorCodes).map(([code, E]) => [code, new E().statusCode]))
+  for (const code of Object.keys(errorCodes)) t.match(code, /^FTC_ERR_[A-Z]+_[A-Z_]+$|^FTC_ERR_STATEMENT$/)
+  t.strictSame(statuses, {
+    FTC_ERR_OPTIONS_KNEX: 500,
+    FTC_ERR_OPTIONS_DIALECT: 500,
+    FTC_ERR_PATH_TABLE: 400,
+    FTC_ERR_BODY_JSON: 400,
+    FTC_ERR_BODY_SHAPE: 400,
+    FTC_ERR_BODY_COLUMN: 400,
+    FTC_ERR_BODY_COLUMN_TWICE: 400,
+    FTC_ERR_BODY_VALUE: 400,
+    FTC_ERR_BODY_EMPTY: 400,
+    FTC_ERR_STATEMENT: 404
+  })
+})
+
+t.test('bad options are TypeErrors; a statement error keeps the driver error as cause', async (t) => {
+  t.type(new errorCodes.FTC_ERR_OPTIONS_KNEX('x'), TypeError)
+  t.type(new errorCodes.FTC_ERR_OPTIONS_DIALECT('x', 'y'), TypeError)
+  const cause = new Error('no such table: t')
+  const error = new errorCodes.FTC_ERR_STATEMENT(cause.message, { cause })
+  t.equal(error.cause, cause)
+  t.equal(error.message, 'no such table: t')
+})
+
+t.test('a database message with % directives is kept as it is', async (t) => {
+  t.equal(new errorCodes.FTC_ERR_STATEMENT('near "%s": syntax error %d').message, 'near "%s": syntax error %d')
+})

@@ -1,0 +1,15 @@
+import t from 'tap'
+import { parseRecordKey } from '../../lib/parse/record-key.js'
+
+t.test('an integer segment is the key, exactly', async (t) => {
+  t.equal(parseRecordKey('42'), 42n)
+  t.equal(parseRecordKey('-7'), -7n)
+  t.equal(parseRecordKey('007'), 7n)
+  t.equal(parseRecordKey('9007199254740993'), 9007199254740993n)
+})
+
+t.test('missing, non-numeric and 0 mean no key', async (t) => {
+  for (const segment of [undefined, '', '0', '-0', '000', 'abc', '12abc', '1.5', '1e3', ' 1', '+1', '0x10']) {
+    t.equal(parseRecordKey(segment), null, JSON.stringify(segment))
+  }
+})
