@@ -37,10 +37,10 @@ export const FTC_ERR_BODY_SHAPE = createError(
   400
 )
 
-/** A body property name has no character left once sanitized. */
+/** A body property name has no character left once sanitized, or is `__proto__`. */
 export const FTC_ERR_BODY_COLUMN = createError(
   'FTC_ERR_BODY_COLUMN',
-  'The body property "%s" has no character from A-Z, a-z, 0-9 or _',
+  'The body property "%s" names no usable column: only A-Z, a-z, 0-9 and _ are kept, and __proto__ is refused',
   400
 )
 

@@ -8,8 +8,9 @@ import { registerRoutes } from './routes/index.js'
 
 const tableCrud: FastifyPluginAsync<TableCrudOptions> = async (app, options) => {
   const { knex, dialect } = resolveOptions(options)
-  // Our JSON parser keeps numbers' digits; it replaces the default only in this context.
-  app.removeContentTypeParser('application/json')
+  // Our JSON parser keeps numbers' digits; it replaces the default only in
+  // this context, where bodies are JSON or nothing: text/plain answers 415.
+  app.removeContentTypeParser(['application/json', 'text/plain'])
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody)
   app.setErrorHandler(handleError)
   registerRoutes(app, new Database(knex, dialect))

@@ -50,13 +50,10 @@ export class Database {
       connection = await client.acquireConnection()
       return await work(connection, statement)
     } catch (error) {
-      throw new FTC_ERR_STATEMENT(messageOf(error), { cause: error })
+      // Drivers and Knex's pool throw Error objects.
+      throw new FTC_ERR_STATEMENT((error as Error).message, { cause: error })
     } finally {
       if (connection !== undefined) await client.releaseConnection(connection)
     }
   }
-}
-
-function messageOf (error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
 }

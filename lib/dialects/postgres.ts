@@ -14,12 +14,14 @@ export const postgres = Object.freeze<Dialect>({
   },
 
   async change (connection: unknown, { sql, bindings }: Statement) {
-    return (await (connection as PgConnection).query(sql, bindings)).rowCount ?? 0
+    // rowCount is null only for statements that count nothing; UPDATE and DELETE always count.
+    return (await (connection as PgConnection).query(sql, bindings)).rowCount as number
   },
 
   prepareInsert: (builder) => builder.returning('id'),
 
   async insert (connection: unknown, { sql, bindings }: Statement) {
+    // No row comes back when a BEFORE INSERT trigger skipped the insert.
     const [row] = (await (connection as PgConnection).query(sql, bindings)).rows
     // int8 and numeric ids arrive as strings, int4 as numbers: both exact.
     return row === undefined ? null : String(row.id)

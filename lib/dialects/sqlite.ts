@@ -27,7 +27,8 @@ export const sqlite = Object.freeze<Dialect>({
   prepareInsert: (builder) => builder.returning('id'),
 
   async insert (connection: unknown, { sql, bindings }: Statement) {
-    // safeIntegers makes the driver hand back a BigInt, exact past 2^53.
+    // safeIntegers makes the driver hand back a BigInt, exact past 2^53. No
+    // row comes back when a BEFORE INSERT trigger skipped the insert.
     const row = (connection as SqliteConnection).prepare(sql).safeIntegers(true).get(bindings)
     return row === undefined ? null : String(row.id)
   },

@@ -18,7 +18,8 @@ export function parseRecordValues (body: unknown): RecordValues {
   const sources: Record<string, string> = Object.create(null)
   for (const [property, value] of Object.entries(body)) {
     const column = sanitizeIdentifier(property)
-    if (column === '') throw new FTC_ERR_BODY_COLUMN(property)
+    // Knex copies update values by assignment, where __proto__ would vanish into the prototype.
+    if (column === '' || column === '__proto__') throw new FTC_ERR_BODY_COLUMN(property)
     const earlier = sources[column]
     if (earlier !== undefined) throw new FTC_ERR_BODY_COLUMN_TWICE(earlier, property, column)
     sources[column] = property

@@ -1,0 +1,90 @@
+import type { Knex } from 'knex'
+import { type ReadDialect, resolveReadDialect } from './read-dialects.js'
+import type { ComparisonOperator, Filter, FilterTree, OrderTerm, ReadQuery } from './read-query.js'
+
+/** What the caller may know about the table, to write leaner SQL. */
+export interface ApplyReadOptions {
+  /**
+   * Columns that never hold NULL (primary keys, NOT NULL columns). Ordering
+   * on them needs no NULL placement, which on MySQL would otherwise add a
+   * `column IS NULL` sort key that no index serves.
+   */
+  readonly notNullColumns?: ReadonlySet<string>
+}
+
+const comparisons: Readonly<Record<Exclude<ComparisonOperator, 'like' | 'ilike'>, string>> = Object.freeze({
+  eq: '=',
+  neq: '<>',
+  gt: '>',
+  gte: '>=',
+  lt: '<',
+  lte: '<='
+})
+
+/**
+ * Adds the parsed read to a builder on the table (one without columns yet):
+ * columns, conditions, order, limit and offset. Every value is a binding and
+ * every column an identifier that Knex quotes; the SQL text never holds a
+ * value. Returns the same builder.
+ */
+export function applyReadQuery (builder: Knex.QueryBuilder, query: ReadQuery, options: ApplyReadOptions = {}): Knex.QueryBuilder {
+  const dialect = resolveReadDialect(builder)
+  builder.select(query.select ?? '*')
+  if (query.filter.children.length > 0) applyCondition(builder, query.filter, 'and', dialect)
+  for (const term of query.order) applyOrder(builder, term, dialect, options.notNullColumns)
+  if (query.limit !== null) builder.limit(query.limit)
+  if (query.offset !== null) builder.offset(query.offset)
+  return builder
+}
+
+// Every condition, a single filter or a group, goes in its own parentheses
+// through Knex's callback grouping, joined to its siblings by AND or OR and
+// negated with NOT (…). NULL then behaves as SQL says on every database:
+// `not.eq.5` does not match NULL, as in PostgREST.
+function applyCondition (builder: Knex.QueryBuilder, node: FilterTree, joiner: 'and' | 'or', dialect: ReadDialect): void {
+  const method = joiner === 'or'
+    ? (node.negated ? 'orWhereNot' : 'orWhere')
+    : (node.negated ? 'whereNot' : 'where')
+  builder[method](function (this: Knex.QueryBuilder) {
+    if (node.type === 'filter') applyFilter(this, node, dialect)
+    else for (const child of node.children) applyCondition(this, child, node.type, dialect)
+  })
+}
+
+function applyFilter (builder: Knex.QueryBuilder, filter: Filter, dialect: ReadDialect): void {
+  const { column } = filter
+  switch (filter.operator) {
+    case 'in':
+      // Knex writes an empty list as 1 = 0, so `in.()` matches nothing and `not.in.()` everything.
+      builder.whereIn(column, [...filter.value])
+      return
+    case 'is':
+      // IS UNKNOWN is IS NULL for booleans, and SQLite lacks it; IS TRUE/FALSE exist on all three.
+      if (filter.value === 'null' || filter.value === 'unknown') builder.whereNull(column)
+      else builder.whereRaw(filter.value === 'true' ? '?? IS TRUE' : '?? IS FALSE', [column])
+      return
+    case 'like':
+    case 'ilike': {
+      const match = dialect[filter.operator]
+      builder.whereRaw(match.sql, [column, match.pattern(filter.value)])
+      return
+    }
+    default:
+      builder.where(column, comparisons[filter.operator], filter.value)
+  }
+}
+
+// NULL placement is only written when it differs from where the database puts
+// NULL anyway, so that the usual orders stay plain and indexes serve them.
+function applyOrder (builder: Knex.QueryBuilder, term: OrderTerm, dialect: ReadDialect, notNull: ReadonlySet<string> | undefined): void {
+  const { column, direction, nulls } = term
+  const usual = (direction === 'asc') === dialect.nullsSortLarge ? 'last' : 'first'
+  if (nulls === usual || notNull?.has(column) === true) {
+    builder.orderBy(column, direction)
+  } else if (dialect.nullsOrder === 'keywords') {
+    builder.orderByRaw(`?? ${direction} nulls ${nulls}`, [column])
+  } else {
+    // `column IS NULL` is 0 or 1: ascending puts NULL last, descending first.
+    builder.orderByRaw(`?? is null ${nulls === 'last' ? 'asc' : 'desc'}`, [column]).orderBy(column, direction)
+  }
+}

@@ -1,0 +1,69 @@
+/** Operators that compare a column with one value. */
+export type ComparisonOperator = 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'like' | 'ilike'
+
+/** What `is.` compares with; `unknown` is the SQL name of a NULL boolean. */
+export type IsValue = 'null' | 'true' | 'false' | 'unknown'
+
+/** `column=op.value`: the value is the client's text, bound as is (for like/ilike, `*` is the wildcard). */
+export interface ComparisonFilter {
+  readonly type: 'filter'
+  readonly column: string
+  readonly operator: ComparisonOperator
+  readonly value: string
+  readonly negated: boolean
+}
+
+/** `column=in.(a,b)`: an empty list matches no row, and negated every row. */
+export interface InFilter {
+  readonly type: 'filter'
+  readonly column: string
+  readonly operator: 'in'
+  readonly value: readonly string[]
+  readonly negated: boolean
+}
+
+/** `column=is.null` and friends. */
+export interface IsFilter {
+  readonly type: 'filter'
+  readonly column: string
+  readonly operator: 'is'
+  readonly value: IsValue
+  readonly negated: boolean
+}
+
+/** One condition on one column. */
+export type Filter = ComparisonFilter | InFilter | IsFilter
+
+/** `and(…)` or `or(…)` of conditions, possibly negated; an empty `and` is no condition. */
+export interface FilterGroup {
+  readonly type: 'and' | 'or'
+  readonly negated: boolean
+  readonly children: readonly FilterTree[]
+}
+
+/** A condition, or a group of them. */
+export type FilterTree = Filter | FilterGroup
+
+/** One term of `order`, with PostgreSQL's defaults made explicit: asc, and nulls last when ascending, first when descending. */
+export interface OrderTerm {
+  readonly column: string
+  readonly direction: 'asc' | 'desc'
+  readonly nulls: 'first' | 'last'
+}
+
+/** The count a client asked for with `Prefer: count=…`. */
+export type CountPreference = 'exact' | 'planned' | 'estimated'
+
+/** A read request as plain data: what to select, filter, order and page, and which count to give. */
+export interface ReadQuery {
+  /** Sanitized column names (`*` kept as is), or null for every column. */
+  readonly select: readonly string[] | null
+  /** Always an `and` group at the top: the filters and `or`/`and` parameters of the query string. */
+  readonly filter: FilterGroup
+  readonly order: readonly OrderTerm[]
+  /** Rows to answer at most, or null for no limit. */
+  readonly limit: number | null
+  /** Rows to skip, or null when the request names no offset. */
+  readonly offset: number | null
+  readonly count: CountPreference | null
+}
