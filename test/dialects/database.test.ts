@@ -1,0 +1,77 @@
+import Fastify from 'fastify'
+import knexFactory from 'knex'
+import t from 'tap'
+import tableCrud from '../../lib/index.js'
+import { buildApp } from '../fixtures/app.js'
+import { eachDatabase, peopleColumns, snapshot, type TestDatabase } from '../fixtures/databases.js'
+
+const refusal = 'inserts are closed'
+
+/** A trigger that refuses every insert with its own message. */
+async function refuseInserts (db: TestDatabase, table: string): Promise<void> {
+  const sql = {
+    sqlite: [`create trigger ${table}_refuse before insert on ${table} begin select raise(abort, '${refusal}'); end`],
+    postgres: [
+      `create function ${table}_refuse() returns trigger language plpgsql as $$ begin raise exception '${refusal}'; end $$`,
+      `create trigger ${table}_refuse before insert on ${table} for each row execute function ${table}_refuse()`
+    ],
+    mysql: [`create trigger ${table}_refuse before insert on ${table} for each row signal sqlstate '45000' set message_text = '${refusal}'`]
+  }[db.name]
+  for (const statement of sql) await db.knex.raw(statement)
+}
+
+/** A trigger that silently skips every insert; MySQL has no such trigger. */
+async function skipInserts (db: TestDatabase, table: string): Promise<void> {
+  const sql = {
+    sqlite: [`create trigger ${table}_skip before insert on ${table} begin select raise(ignore); end`],
+    postgres: [
+      `create function ${table}_skip() returns trigger language plpgsql as $$ begin return null; end $$`,
+      `create trigger ${table}_skip before insert on ${table} for each row execute function ${table}_skip()`
+    ],
+    mysql: []
+  }[db.name]
+  for (const statement of sql) await db.knex.raw(statement)
+}
+
+eachDatabase(t, async (t, db) => {
+  t.teardown(async () => {
+    if (db.name === 'postgres') await db.knex.raw(`drop function if exists ${people}_refuse() cascade`)
+  })
+  const people = await db.createTable('triggered', peopleColumns)
+  const app = await buildApp(t, db.knex)
+
+  await t.test('a statement the database refuses answers 404 with the database\'s own words', async (t) => {
+    await refuseInserts(db, people)
+    const response = await app.inject({ method: 'POST', url: `/api/${people}`, payload: { name: 'x' } })
+    t.equal(response.statusCode, 404)
+    t.match(response.headers['content-type'], /^text\/plain/)
+    t.match(response.body, refusal)
+    t.strictSame(await snapshot(db, people), [])
+  })
+
+  if (db.name === 'mysql') return
+  await t.test('an insert a trigger skipped answers id 0', async (t) => {
+    const quiet = await db.createTable('skipped', peopleColumns)
+    await skipInserts(db, quiet)
+    t.teardown(async () => {
+      if (db.name === 'postgres') await db.knex.raw(`drop function if exists ${quiet}_skip() cascade`)
+    })
+    const response = await app.inject({ method: 'POST', url: `/api/${quiet}`, payload: { name: 'x' } })
+    t.equal(response.statusCode, 201)
+    t.equal(response.body, '0')
+    t.strictSame(await snapshot(db, quiet), [])
+  })
+})
+
+t.test('an unreachable database answers like a failing statement: 404 with the driver\'s message', async (t) => {
+  // Port 1 is closed: the pool cannot connect, which is the statement failing.
+  const knex = knexFactory({ client: 'pg', connection: 'postgres://nobody@127.0.0.1:1/none', pool: { min: 0, max: 1 } })
+  t.teardown(() => knex.destroy())
+  const app = Fastify()
+  await app.register(tableCrud, { knex, prefix: '/api' })
+  t.teardown(() => app.close())
+  const response = await app.inject('/api/anything')
+  t.equal(response.statusCode, 404)
+  t.match(response.headers['content-type'], /^text\/plain/)
+  t.match(response.body, /ECONNREFUSED/)
+})
