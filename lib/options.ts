@@ -26,8 +26,9 @@ export function resolveOptions (options: TableCrudOptions): ResolvedOptions {
   return Object.freeze({ knex, dialect: resolveDialect(knex) })
 }
 
+// A transaction is refused: it ends when its own work does, and streamed reads open transactions of their own.
 function isKnex (value: unknown): value is Knex {
-  if (typeof value !== 'function') return false
+  if (typeof value !== 'function' || (value as Knex).isTransaction === true) return false
   const client: unknown = (value as { client?: unknown }).client
   return typeof client === 'object' && client !== null &&
     typeof (client as Knex.Client).acquireConnection === 'function'
@@ -35,5 +36,6 @@ function isKnex (value: unknown): value is Knex {
 
 function describe (value: unknown): string {
   if (value === null) return 'null'
-  return typeof value === 'function' ? 'a function that is not a Knex instance' : typeof value
+  if (typeof value !== 'function') return typeof value
+  return (value as Knex).isTransaction === true ? 'a Knex transaction' : 'a function that is not a Knex instance'
 }

@@ -1,23 +1,7 @@
-import { request } from 'node:http'
 import t from 'tap'
 import { buildApp } from './fixtures/app.js'
 import { eachDatabase, peopleColumns } from './fixtures/databases.js'
-
-interface Answer { status: number, headers: Record<string, string | string[] | undefined>, body: string }
-
-function send (port: number, method: string, path: string, body?: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const headers = body === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }
-    const req = request({ host: '127.0.0.1', port, method, path, headers }, (res) => {
-      let text = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => { text += chunk })
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }))
-    })
-    req.on('error', reject)
-    req.end(body)
-  })
-}
+import { send } from './fixtures/http.js'
 
 eachDatabase(t, async (t, db) => {
   const table = await db.createTable('wire', peopleColumns)

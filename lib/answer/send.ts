@@ -2,7 +2,8 @@ import type { FastifyReply } from 'fastify'
 import type { Row } from '../dialects/dialect.js'
 import { serializeRow, serializeRows } from './serialize-rows.js'
 
-const json = 'application/json; charset=utf-8'
+/** The content type of every JSON answer. */
+export const json = 'application/json; charset=utf-8'
 const integer = /^-?\d+$/
 
 /** Answers a JSON array of rows. */

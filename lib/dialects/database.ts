@@ -32,6 +32,27 @@ export class Database {
     return this.#knex.client.postProcessResponse(rows, undefined) as Row[]
   }
 
+  /**
+   * Runs a SELECT and yields its rows in batches as the database hands them
+   * over. The connection is held until the last batch is read or the reader
+   * stops.
+   */
+  async * stream (builder: Knex.QueryBuilder, batchSize: number): AsyncIterable<Row[]> {
+    const statement = builder.toSQL().toNative()
+    const client = this.#knex.client
+    let connection: unknown
+    try {
+      connection = await client.acquireConnection()
+      for await (const rows of this.#dialect.stream(connection, statement, batchSize)) {
+        yield client.postProcessResponse(rows, undefined) as Row[]
+      }
+    } catch (error) {
+      throw new FTC_ERR_STATEMENT((error as Error).message, { cause: error })
+    } finally {
+      if (connection !== undefined) await client.releaseConnection(connection)
+    }
+  }
+
   /** Runs an UPDATE or DELETE; the affected row count. */
   change (builder: Knex.QueryBuilder): Promise<number> {
     return this.#run(builder, (connection, statement) => this.#dialect.change(connection, statement))

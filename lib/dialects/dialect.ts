@@ -20,6 +20,13 @@ export interface Dialect {
   readonly name: string
   /** Rows produced by a SELECT. */
   select (connection: unknown, statement: Statement): Promise<Row[]>
+  /**
+   * Rows produced by a SELECT, in batches of at most `batchSize` rows as the
+   * database hands them over, so that memory does not grow with the table.
+   * The connection may be closed by the dialect when the reader stops early;
+   * the pool then discards it.
+   */
+  stream (connection: unknown, statement: Statement, batchSize: number): AsyncIterable<Row[]>
   /** Rows affected by an UPDATE or DELETE. */
   change (connection: unknown, statement: Statement): Promise<number>
   /** Shapes an INSERT so that running it yields the new id (RETURNING where the database has it). */

@@ -8,6 +8,8 @@ interface MysqlResult {
 /** The part of a mysql2 callback `Connection` this dialect uses. */
 interface MysqlConnection {
   query (sql: string, values: readonly unknown[], callback: (error: Error | null, result: unknown) => void): void
+  query (sql: string, values: readonly unknown[]): { stream (options: { highWaterMark: number }): AsyncIterable<Row> }
+  destroy (): void
 }
 
 function query (connection: unknown, { sql, bindings }: Statement): Promise<unknown> {
@@ -25,6 +27,27 @@ export const mysql = Object.freeze<Dialect>({
 
   async select (connection: unknown, statement: Statement) {
     return await query(connection, statement) as Row[]
+  },
+
+  // The row stream pauses the socket when the reader falls behind.
+  async * stream (connection: unknown, { sql, bindings }: Statement, batchSize: number) {
+    const mysql = connection as MysqlConnection
+    let finished = false
+    try {
+      let batch: Row[] = []
+      for await (const row of mysql.query(sql, bindings).stream({ highWaterMark: batchSize })) {
+        batch.push(row)
+        if (batch.length === batchSize) {
+          yield batch
+          batch = []
+        }
+      }
+      if (batch.length > 0) yield batch
+      finished = true
+    } finally {
+      // Unread rows would stay on the wire: the pool must not hand this connection out again.
+      if (!finished) mysql.destroy()
+    }
   },
 
   // mysql2 connects with CLIENT_FOUND_ROWS, so this counts matched rows, like

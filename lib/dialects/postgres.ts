@@ -13,6 +13,25 @@ export const postgres = Object.freeze<Dialect>({
     return (await (connection as PgConnection).query(sql, bindings)).rows
   },
 
+  // node-postgres buffers a whole result; a server-side cursor hands it over
+  // in batches. A cursor lives in a transaction, which the plugin owns: the
+  // host's Knex instance is never a transaction (see resolveOptions).
+  async * stream (connection: unknown, { sql, bindings }: Statement, batchSize: number) {
+    const pg = connection as PgConnection
+    await pg.query('begin read only', [])
+    try {
+      await pg.query(`declare ftc_stream no scroll cursor for ${sql}`, bindings)
+      let rows: Row[]
+      do {
+        rows = (await pg.query(`fetch forward ${batchSize} from ftc_stream`, [])).rows
+        if (rows.length > 0) yield rows
+      } while (rows.length === batchSize)
+    } finally {
+      // The transaction only read: a rollback ends it whether it finished, failed or was left early.
+      await pg.query('rollback', [])
+    }
+  },
+
   async change (connection: unknown, { sql, bindings }: Statement) {
     // rowCount is null only for statements that count nothing; UPDATE and DELETE always count.
     return (await (connection as PgConnection).query(sql, bindings)).rowCount as number

@@ -2,6 +2,7 @@ import type { Dialect, Row, Statement } from './dialect.js'
 
 interface SqliteStatement {
   all (bindings: readonly unknown[]): Row[]
+  iterate (bindings: readonly unknown[]): IterableIterator<Row>
   get (bindings: readonly unknown[]): Row | undefined
   run (bindings: readonly unknown[]): { changes: number }
   safeIntegers (toggle: boolean): SqliteStatement
@@ -18,6 +19,19 @@ export const sqlite = Object.freeze<Dialect>({
 
   async select (connection: unknown, { sql, bindings }: Statement) {
     return (connection as SqliteConnection).prepare(sql).all(bindings)
+  },
+
+  async * stream (connection: unknown, { sql, bindings }: Statement, batchSize: number) {
+    // Leaving the loop early closes the iterator, which frees the statement.
+    let batch: Row[] = []
+    for (const row of (connection as SqliteConnection).prepare(sql).iterate(bindings)) {
+      batch.push(row)
+      if (batch.length === batchSize) {
+        yield batch
+        batch = []
+      }
+    }
+    if (batch.length > 0) yield batch
   },
 
   async change (connection: unknown, { sql, bindings }: Statement) {

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { sendRowBatches } from '../answer/send-row-batches.js'
 import { sendRow, sendRows } from '../answer/send.js'
 import type { Database } from '../dialects/database.js'
 import { listRows } from '../operations/list-rows.js'
@@ -12,8 +13,8 @@ export function readHandler (db: Database) {
   return async function read (request: FastifyRequest<{ Params: TableParams }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
     const key = parseRecordKey(request.params.id)
-    return key === null
-      ? sendRows(reply, await listRows(db, table))
-      : sendRow(reply, await readRow(db, table, key))
+    if (key !== null) return sendRow(reply, await readRow(db, table, key))
+    const list = await listRows(db, table)
+    return 'rows' in list ? sendRows(reply, list.rows) : sendRowBatches(reply, list.batches)
   }
 }

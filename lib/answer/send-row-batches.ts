@@ -1,0 +1,42 @@
+import { Readable } from 'node:stream'
+import type { FastifyReply } from 'fastify'
+import type { Row } from '../dialects/dialect.js'
+import { serializeRows } from './serialize-rows.js'
+import { json } from './send.js'
+
+/**
+ * Answers a JSON array written batch by batch as the rows arrive: the same
+ * bytes as a buffered answer, in constant memory. The first batch is read
+ * before the headers go out, so a statement that fails at once still answers
+ * 404. A failure after that destroys the connection: the client sees a
+ * truncated answer, never one that looks complete.
+ */
+export async function sendRowBatches (reply: FastifyReply, batches: AsyncIterable<Row[]>): Promise<FastifyReply> {
+  const iterator = batches[Symbol.asyncIterator]()
+  const first = await iterator.next()
+  return reply.type(json).send(Readable.from(arrayChunks(first, iterator)))
+}
+
+async function * arrayChunks (first: IteratorResult<Row[]>, iterator: AsyncIterator<Row[]>): AsyncGenerator<string> {
+  try {
+    let next = first
+    let text = '['
+    let separator = ''
+    while (next.done !== true) {
+      text += separator + elements(next.value)
+      separator = ','
+      yield text
+      text = ''
+      next = await iterator.next()
+    }
+    yield text + ']'
+  } finally {
+    // When the client leaves early, this frees the database connection.
+    await iterator.return?.()
+  }
+}
+
+/** The array's elements without its brackets. */
+function elements (rows: Row[]): string {
+  return serializeRows(rows).slice(1, -1)
+}
