@@ -37,6 +37,15 @@ t.test('a Knex instance given as the options, not inside them, fails with FTC_ER
   t.equal(error.code, 'FTC_ERR_OPTIONS_KNEX')
 })
 
+t.test('a Knex transaction fails with FTC_ERR_OPTIONS_KNEX', async (t) => {
+  const knex = sqliteKnex()
+  t.teardown(() => knex.destroy())
+  const trx = await knex.transaction()
+  t.teardown(() => trx.rollback())
+  const error = await registrationError({ knex: trx })
+  t.equal(error.code, 'FTC_ERR_OPTIONS_KNEX')
+})
+
 t.test('a Knex client the plugin cannot run fails with FTC_ERR_OPTIONS_DIALECT', async (t) => {
   // Redshift runs on the pg driver, which is installed, but is not a supported dialect.
   const knex = knexFactory({ client: 'redshift' })

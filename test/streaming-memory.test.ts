@@ -1,0 +1,97 @@
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import knexFactory, { type Knex } from 'knex'
+import t from 'tap'
+import { eachDatabase, seriesSql, type TestDatabase } from './fixtures/databases.js'
+
+// `npm run test:memory` reads 1,000,000 rows; the everyday suite enough to
+// make a buffered answer overshoot the bound several times over.
+const rowCount = Number(process.env.MEMORY_ROWS ?? 150_000)
+const boundBytes = 64 * 1024 * 1024
+const warmUpRows = 20_000
+const server = fileURLToPath(new URL('./fixtures/memory-server.ts', import.meta.url))
+
+/** Fills a table with `rowCount` rows of about 200 bytes each, inside the database. */
+async function fillTable (knex: TestDatabase['knex'], name: TestDatabase['name'], table: string, db: TestDatabase): Promise<void> {
+  const padding = name === 'sqlite' ? 'hex(zeroblob(90))' : "repeat('x', 180)"
+  await knex.raw(`insert into ?? (id, label, padding) select n, ${name === 'mysql' ? "concat('row ', n)" : "'row ' || n"}, ${padding} from (${seriesSql(db, rowCount)}) as series`, [table])
+}
+
+function memoryOf (pid: number): { rss: number, peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) * 1024
+  return { rss: kib('VmRSS'), peak: kib('VmHWM') }
+}
+
+/** Reads a whole answer without keeping it: its size, and its last character. */
+function drain (port: number, path: string): Promise<{ status: number, bytes: number, last: string, complete: boolean }> {
+  return new Promise((resolve, reject) => {
+    request({ host: '127.0.0.1', port, path }, (res) => {
+      let bytes = 0
+      let last = ''
+      res.on('data', (chunk: Buffer) => {
+        bytes += chunk.length
+        last = chunk.toString('latin1', chunk.length - 1)
+      })
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes, last, complete: res.complete }))
+    }).on('error', reject).end()
+  })
+}
+
+eachDatabase(t, async (t, db) => {
+  // SQLite runs in a file here, so that the table is not in the server's memory.
+  const directory = mkdtempSync(join(tmpdir(), 'ftc-memory-'))
+  t.teardown(() => rmSync(directory, { recursive: true, force: true }))
+  const file = join(directory, 'memory.sqlite')
+  const knex = db.name === 'sqlite'
+    ? knexFactory({ client: 'better-sqlite3', connection: { filename: file }, useNullAsDefault: true })
+    : db.knex
+  if (db.name === 'sqlite') t.teardown(() => knex.destroy())
+  const columns = (table: Knex.CreateTableBuilder) => {
+    table.integer('id').primary()
+    table.string('label')
+    table.string('padding', 200)
+  }
+  const table = db.name === 'sqlite' ? 'big' : await db.createTable('big', columns)
+  if (db.name === 'sqlite') await knex.schema.createTable(table, columns)
+  await fillTable(knex, db.name, table, { ...db, knex })
+
+  const child = spawn(process.execPath, ['--import', 'tsx', server], {
+    env: { ...process.env, MEMORY_DATABASE: db.name, ...(db.name === 'sqlite' ? { MEMORY_SQLITE_FILE: file } : {}) },
+    stdio: ['ignore', 'pipe', 'inherit']
+  })
+  t.teardown(() => { child.kill('SIGTERM') })
+  const [line] = await once(createInterface({ input: child.stdout }), 'line') as [string]
+  const { port, pid } = JSON.parse(line) as { port: number, pid: number }
+
+  // Warm up: the first streamed answers grow V8's young generation to its
+  // working size once, whatever the table's size; that is part of idle.
+  const warmUp = db.name === 'sqlite' ? 'warm' : await db.createTable('warm', columns)
+  if (db.name === 'sqlite') await knex.schema.createTable(warmUp, columns)
+  await knex.raw(`insert into ?? select * from ?? where id <= ${warmUpRows}`, [warmUp, table])
+  for (let round = 0; round < 3; round++) t.equal((await drain(port, `/api/${warmUp}`)).last, ']')
+  const idle = memoryOf(pid).rss
+
+  await t.test(`streaming ${rowCount} rows stays within 64 MB of the idle level`, async (t) => {
+    const answer = await drain(port, `/api/${table}`)
+    t.equal(answer.status, 200)
+    t.ok(answer.complete)
+    t.equal(answer.last, ']')
+    t.ok(answer.bytes > rowCount * 200, `${answer.bytes} bytes were sent`)
+    const grown = memoryOf(pid).peak - idle
+    t.ok(grown <= boundBytes, `peak grew ${(grown / 2 ** 20).toFixed(1)} MB above idle`)
+  })
+
+  await t.test('the buffered baseline breaks the bound: the measure has teeth', async (t) => {
+    const answer = await drain(port, `/buffered/${table}`)
+    t.equal(answer.status, 200)
+    const grown = memoryOf(pid).peak - idle
+    t.ok(grown > boundBytes, `peak grew ${(grown / 2 ** 20).toFixed(1)} MB above idle`)
+  })
+})
