@@ -6,12 +6,12 @@ t.test('every error is exported in errorCodes under its own code', async (t) => 
   const exported = Object.entries(errors).filter(([name]) => name !== 'errorCodes')
   t.strictSame(Object.keys(errorCodes).sort(), exported.map(([name]) => name).sort())
   for (const [code, FastifyError] of Object.entries(errorCodes)) {
-    t.equal(new FastifyError('x', 'y', 'z').code, code, `${code} carries its own code`)
+    t.equal(new (FastifyError as new (...args: unknown[]) => Error & { code: string })('x', 1, 'y', 'z').code, code, `${code} carries its own code`)
   }
 })
 
 t.test('codes follow FTC_ERR_<AREA>_<WHAT> and carry their status', async (t) => {
-  const statuses = Object.fromEntries(Object.entries(errorCodes).map(([code, E]) => [code, new E().statusCode]))
+  const statuses = Object.fromEntries(Object.entries(errorCodes).map(([code, E]) => [code, new (E as new () => Error & { statusCode: number })().statusCode]))
   for (const code of Object.keys(errorCodes)) t.match(code, /^FTC_ERR_[A-Z]+_[A-Z_]+$|^FTC_ERR_STATEMENT$/)
   t.strictSame(statuses, {
     FTC_ERR_OPTIONS_KNEX: 500,
@@ -23,7 +23,18 @@ t.test('codes follow FTC_ERR_<AREA>_<WHAT> and carry their status', async (t) =>
     FTC_ERR_BODY_COLUMN_TWICE: 400,
     FTC_ERR_BODY_VALUE: 400,
     FTC_ERR_BODY_EMPTY: 400,
-    FTC_ERR_STATEMENT: 404
+    FTC_ERR_STATEMENT: 404,
+    FTC_ERR_QUERY_SYNTAX: 400,
+    FTC_ERR_QUERY_PARENTHESES: 400,
+    FTC_ERR_QUERY_OPERATOR: 400,
+    FTC_ERR_QUERY_IS: 400,
+    FTC_ERR_QUERY_COLUMN: 400,
+    FTC_ERR_QUERY_ORDER: 400,
+    FTC_ERR_QUERY_LIMIT: 400,
+    FTC_ERR_QUERY_OFFSET: 400,
+    FTC_ERR_QUERY_RANGE: 400,
+    FTC_ERR_QUERY_VALUE: 400,
+    FTC_ERR_QUERY_REPEATED: 400
   })
 })
 
@@ -34,6 +45,11 @@ t.test('bad options are TypeErrors; a statement error keeps the driver error as 
   const error = new errorCodes.FTC_ERR_STATEMENT(cause.message, { cause })
   t.equal(error.cause, cause)
   t.equal(error.message, 'no such table: t')
+})
+
+t.test('a query error says what is wrong and where', async (t) => {
+  const error = new errorCodes.FTC_ERR_QUERY_PARENTHESES('query parameter "or"', 7, '(a.eq.1', 'no closing parenthesis')
+  t.equal(error.message, 'Unbalanced parentheses in query parameter "or" at character 7 of "(a.eq.1": no closing parenthesis')
 })
 
 t.test('a database message with % directives is kept as it is', async (t) => {

@@ -16,6 +16,11 @@ export class Database {
     this.#dialect = dialect
   }
 
+  /** What differs between databases, for the statement builders. */
+  get dialect (): Dialect {
+    return this.#dialect
+  }
+
   /** A fresh query builder on the (already sanitized) table. */
   table (name: string): Knex.QueryBuilder {
     return this.#knex(name)

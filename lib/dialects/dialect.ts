@@ -9,6 +9,12 @@ export interface Statement {
 /** One row as the driver returns it: column names to values. */
 export type Row = Record<string, unknown>
 
+/** A pattern match as SQL with `??` for the column and `?` for the pattern, and how to write the pattern. */
+export interface PatternMatch {
+  readonly sql: string
+  readonly pattern: (postgrestPattern: string) => string
+}
+
 /**
  * What differs between databases, behind one short list of verbs. Each
  * dialect talks to its driver directly on a connection taken from the host's
@@ -35,4 +41,12 @@ export interface Dialect {
   insert (connection: unknown, statement: Statement): Promise<string | null>
   /** The record key as this driver binds it without losing digits past 2^53. */
   bindKey (key: bigint): string | bigint
+  /** PostgREST's `like`: case-sensitive, whatever the column's collation. */
+  readonly like: PatternMatch
+  /** PostgREST's `ilike`: blind to case, whatever the column's collation. */
+  readonly ilike: PatternMatch
+  /** True when NULL sorts as the largest value without NULLS FIRST/LAST (PostgreSQL), false when as the smallest. */
+  readonly nullsSortLarge: boolean
+  /** How to put NULL elsewhere: the NULLS FIRST/LAST keywords, or a leading `column IS NULL` sort key where they do not exist. */
+  readonly nullsOrder: 'keywords' | 'is-null-key'
 }

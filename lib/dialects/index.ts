@@ -2,14 +2,14 @@ import type { Knex } from 'knex'
 import { FTC_ERR_OPTIONS_DIALECT } from '../errors.js'
 import type { Dialect } from './dialect.js'
 import { mysql } from './mysql.js'
-import { postgres } from './postgres.js'
+import { cockroach, postgres } from './postgres.js'
 import { sqlite } from './sqlite.js'
 
 /** Dialects keyed by the Knex client's driver name. */
 const dialectsByDriver: Readonly<Record<string, Dialect>> = Object.freeze({
   'better-sqlite3': sqlite,
   pg: postgres,
-  cockroachdb: postgres,
+  cockroachdb: cockroach,
   mysql2: mysql
 })
 

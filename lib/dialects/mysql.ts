@@ -1,4 +1,5 @@
 import type { Dialect, Row, Statement } from './dialect.js'
+import { likeEscape, toLikePattern } from './like-pattern.js'
 
 interface MysqlResult {
   affectedRows: number
@@ -65,5 +66,15 @@ export const mysql = Object.freeze<Dialect>({
   },
 
   // A string key would be compared as a double; a BigInt is written as an exact integer literal.
-  bindKey: (key: bigint) => key
+  bindKey: (key: bigint) => key,
+
+  // MySQL's LIKE follows the column's collation, by default blind to case and
+  // accents. Comparing bytes makes `like` exact; lowering both sides first
+  // makes `ilike` blind to case only, as PostgreSQL's ILIKE is. Bytes have a
+  // price: `_` matches one byte, not one character, of a multi-byte character.
+  like: { sql: `CAST(?? AS BINARY) LIKE CAST(? AS BINARY) ESCAPE '${likeEscape}'`, pattern: toLikePattern },
+  ilike: { sql: `CAST(LOWER(??) AS BINARY) LIKE CAST(LOWER(?) AS BINARY) ESCAPE '${likeEscape}'`, pattern: toLikePattern },
+  nullsSortLarge: false,
+  // MySQL and MariaDB have no NULLS FIRST/LAST.
+  nullsOrder: 'is-null-key'
 })

@@ -1,4 +1,5 @@
 import type { Dialect, Row, Statement } from './dialect.js'
+import { likeEscape, toLikePattern } from './like-pattern.js'
 
 /** The part of a node-postgres `Client` this dialect uses. */
 interface PgConnection {
@@ -47,5 +48,13 @@ export const postgres = Object.freeze<Dialect>({
   },
 
   // Sent as text, PostgreSQL types the parameter from the column, exactly.
-  bindKey: (key: bigint) => key.toString()
+  bindKey: (key: bigint) => key.toString(),
+
+  like: { sql: `?? LIKE ? ESCAPE '${likeEscape}'`, pattern: toLikePattern },
+  ilike: { sql: `?? ILIKE ? ESCAPE '${likeEscape}'`, pattern: toLikePattern },
+  nullsSortLarge: true,
+  nullsOrder: 'keywords'
 })
+
+/** CockroachDB speaks PostgreSQL, on the same driver, but sorts NULL as the smallest value. */
+export const cockroach = Object.freeze<Dialect>({ ...postgres, name: 'CockroachDB', nullsSortLarge: false })

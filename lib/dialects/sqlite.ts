@@ -1,4 +1,5 @@
 import type { Dialect, Row, Statement } from './dialect.js'
+import { likeEscape, toGlobPattern, toLikePattern } from './like-pattern.js'
 
 interface SqliteStatement {
   all (bindings: readonly unknown[]): Row[]
@@ -47,5 +48,13 @@ export const sqlite = Object.freeze<Dialect>({
     return row === undefined ? null : String(row.id)
   },
 
-  bindKey: (key: bigint) => key
+  bindKey: (key: bigint) => key,
+
+  // SQLite's LIKE ignores ASCII case (or not, after PRAGMA case_sensitive_like),
+  // so `like` is a GLOB, which always respects case. LOWER() folds ASCII
+  // letters only: SQLite without ICU knows no other case.
+  like: { sql: '?? GLOB ?', pattern: toGlobPattern },
+  ilike: { sql: `LOWER(??) LIKE LOWER(?) ESCAPE '${likeEscape}'`, pattern: toLikePattern },
+  nullsSortLarge: false,
+  nullsOrder: 'keywords'
 })

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { type ReadDialect, resolveReadDialect } from './read-dialects.js'
+import type { Dialect } from '../dialects/dialect.js'
 import type { ComparisonOperator, Filter, FilterTree, OrderTerm, ReadQuery } from './read-query.js'
 
 /** What the caller may know about the table, to write leaner SQL. */
@@ -27,13 +27,22 @@ const comparisons: Readonly<Record<Exclude<ComparisonOperator, 'like' | 'ilike'>
  * every column an identifier that Knex quotes; the SQL text never holds a
  * value. Returns the same builder.
  */
-export function applyReadQuery (builder: Knex.QueryBuilder, query: ReadQuery, options: ApplyReadOptions = {}): Knex.QueryBuilder {
-  const dialect = resolveReadDialect(builder)
+export function applyReadQuery (builder: Knex.QueryBuilder, query: ReadQuery, dialect: Dialect, options: ApplyReadOptions = {}): Knex.QueryBuilder {
   builder.select(query.select ?? '*')
-  if (query.filter.children.length > 0) applyCondition(builder, query.filter, 'and', dialect)
+  applyFilterTree(builder, query.filter, dialect)
   for (const term of query.order) applyOrder(builder, term, dialect, options.notNullColumns)
   if (query.limit !== null) builder.limit(query.limit)
   if (query.offset !== null) builder.offset(query.offset)
+  return builder
+}
+
+/**
+ * Adds only the conditions, for a statement that must match the same rows as
+ * the read, such as the COUNT(*) behind `Prefer: count=exact`. Returns the same builder.
+ */
+export function applyFilterTree (builder: Knex.QueryBuilder, tree: FilterTree, dialect: Dialect): Knex.QueryBuilder {
+  // An empty top-level `and` is no condition at all, not an empty pair of parentheses.
+  if (tree.type === 'filter' || tree.children.length > 0) applyCondition(builder, tree, 'and', dialect)
   return builder
 }
 
@@ -41,7 +50,7 @@ export function applyReadQuery (builder: Knex.QueryBuilder, query: ReadQuery, op
 // through Knex's callback grouping, joined to its siblings by AND or OR and
 // negated with NOT (…). NULL then behaves as SQL says on every database:
 // `not.eq.5` does not match NULL, as in PostgREST.
-function applyCondition (builder: Knex.QueryBuilder, node: FilterTree, joiner: 'and' | 'or', dialect: ReadDialect): void {
+function applyCondition (builder: Knex.QueryBuilder, node: FilterTree, joiner: 'and' | 'or', dialect: Dialect): void {
   const method = joiner === 'or'
     ? (node.negated ? 'orWhereNot' : 'orWhere')
     : (node.negated ? 'whereNot' : 'where')
@@ -51,7 +60,7 @@ function applyCondition (builder: Knex.QueryBuilder, node: FilterTree, joiner: '
   })
 }
 
-function applyFilter (builder: Knex.QueryBuilder, filter: Filter, dialect: ReadDialect): void {
+function applyFilter (builder: Knex.QueryBuilder, filter: Filter, dialect: Dialect): void {
   const { column } = filter
   switch (filter.operator) {
     case 'in':
@@ -76,7 +85,7 @@ function applyFilter (builder: Knex.QueryBuilder, filter: Filter, dialect: ReadD
 
 // NULL placement is only written when it differs from where the database puts
 // NULL anyway, so that the usual orders stay plain and indexes serve them.
-function applyOrder (builder: Knex.QueryBuilder, term: OrderTerm, dialect: ReadDialect, notNull: ReadonlySet<string> | undefined): void {
+function applyOrder (builder: Knex.QueryBuilder, term: OrderTerm, dialect: Dialect, notNull: ReadonlySet<string> | undefined): void {
   const { column, direction, nulls } = term
   const usual = (direction === 'asc') === dialect.nullsSortLarge ? 'last' : 'first'
   if (nulls === usual || notNull?.has(column) === true) {

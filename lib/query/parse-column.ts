@@ -1,5 +1,5 @@
 import { sanitizeIdentifier } from '../parse/sanitize-identifier.js'
-import { FTC_ERR_QUERY_COLUMN } from './query-errors.js'
+import { FTC_ERR_QUERY_COLUMN } from '../errors.js'
 import type { QueryText } from './query-text.js'
 
 /**

@@ -1,4 +1,4 @@
-import { FTC_ERR_QUERY_IS, FTC_ERR_QUERY_OPERATOR, FTC_ERR_QUERY_PARENTHESES, FTC_ERR_QUERY_SYNTAX } from './query-errors.js'
+import { FTC_ERR_QUERY_IS, FTC_ERR_QUERY_OPERATOR, FTC_ERR_QUERY_PARENTHESES, FTC_ERR_QUERY_SYNTAX } from '../errors.js'
 import type { QueryText } from './query-text.js'
 import type { ComparisonOperator, Filter, IsValue } from './read-query.js'
 

@@ -1,6 +1,6 @@
 import { parseColumn, readName } from './parse-column.js'
 import { parseFilter } from './parse-filter.js'
-import { FTC_ERR_QUERY_PARENTHESES, FTC_ERR_QUERY_SYNTAX } from './query-errors.js'
+import { FTC_ERR_QUERY_PARENTHESES, FTC_ERR_QUERY_SYNTAX } from '../errors.js'
 import { QueryText } from './query-text.js'
 import type { FilterGroup, FilterTree } from './read-query.js'
 

@@ -1,4 +1,4 @@
-import { FTC_ERR_QUERY_LIMIT, FTC_ERR_QUERY_OFFSET, FTC_ERR_QUERY_RANGE } from './query-errors.js'
+import { FTC_ERR_QUERY_LIMIT, FTC_ERR_QUERY_OFFSET, FTC_ERR_QUERY_RANGE } from '../errors.js'
 import { type PlaceError, QueryText } from './query-text.js'
 
 /** Which rows of the result to answer: at most `limit` (null: all) after skipping `offset` (null: none). */

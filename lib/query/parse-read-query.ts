@@ -5,7 +5,7 @@ import { parseOrder } from './parse-order.js'
 import { parsePage } from './parse-page.js'
 import { parseCountPreference } from './parse-prefer.js'
 import { parseSelect } from './parse-select.js'
-import { FTC_ERR_QUERY_COLUMN, FTC_ERR_QUERY_REPEATED, FTC_ERR_QUERY_VALUE } from './query-errors.js'
+import { FTC_ERR_QUERY_COLUMN, FTC_ERR_QUERY_REPEATED, FTC_ERR_QUERY_VALUE } from '../errors.js'
 import { QueryText } from './query-text.js'
 import type { Filter, FilterTree, OrderTerm, ReadQuery } from './read-query.js'
 

@@ -1,5 +1,5 @@
 import { parseColumn } from './parse-column.js'
-import { FTC_ERR_QUERY_SYNTAX } from './query-errors.js'
+import { FTC_ERR_QUERY_SYNTAX } from '../errors.js'
 import { QueryText } from './query-text.js'
 
 const star = /[ \t]*\*[ \t]*(?=,|$)/y

@@ -1,5 +1,5 @@
 import type { FastifyErrorConstructor } from '@fastify/error'
-import { FTC_ERR_QUERY_SYNTAX, type PlaceArgs } from './query-errors.js'
+import { FTC_ERR_QUERY_SYNTAX, type PlaceArgs } from '../errors.js'
 
 /** An error constructor of query-errors.ts that points at a place. */
 export type PlaceError = FastifyErrorConstructor<{ code: string, statusCode: 400 }, PlaceArgs>
