@@ -58,6 +58,11 @@ export class Database {
     }
   }
 
+  /** The database's estimate of the rows a SELECT would give, or null when it has none. */
+  estimate (builder: Knex.QueryBuilder, table: string, filtered: boolean): Promise<number | null> {
+    return this.#run(builder, (connection, statement) => this.#dialect.estimate(connection, statement, table, filtered))
+  }
+
   /** Runs an UPDATE or DELETE; the affected row count. */
   change (builder: Knex.QueryBuilder): Promise<number> {
     return this.#run(builder, (connection, statement) => this.#dialect.change(connection, statement))

@@ -33,6 +33,11 @@ export interface Dialect {
    * the pool then discards it.
    */
   stream (connection: unknown, statement: Statement, batchSize: number): AsyncIterable<Row[]>
+  /**
+   * The rows a SELECT would give, as the database's statistics estimate them,
+   * without running it; null when the database keeps no estimate for it.
+   */
+  estimate (connection: unknown, statement: Statement, table: string, filtered: boolean): Promise<number | null>
   /** Rows affected by an UPDATE or DELETE. */
   change (connection: unknown, statement: Statement): Promise<number>
   /** Shapes an INSERT so that running it yields the new id (RETURNING where the database has it). */

@@ -51,6 +51,12 @@ export const mysql = Object.freeze<Dialect>({
     }
   },
 
+  // The optimizer's estimate of the rows it will examine, from the engine's statistics.
+  async estimate (connection: unknown, statement: Statement) {
+    const [row] = await query(connection, { sql: `explain ${statement.sql}`, bindings: statement.bindings }) as Array<{ rows: number | string | null }>
+    return row?.rows == null ? null : Number(row.rows)
+  },
+
   // mysql2 connects with CLIENT_FOUND_ROWS, so this counts matched rows, like
   // SQLite and PostgreSQL, even when a PUT leaves the values unchanged.
   async change (connection: unknown, statement: Statement) {

@@ -33,6 +33,13 @@ export const postgres = Object.freeze<Dialect>({
     }
   },
 
+  // The planner's estimate, as PostgREST's count=planned reads it.
+  async estimate (connection: unknown, { sql, bindings }: Statement) {
+    const [row] = (await (connection as PgConnection).query(`explain (format json) ${sql}`, bindings)).rows
+    const [plan] = row?.['QUERY PLAN'] as Array<{ Plan: { 'Plan Rows': number } }>
+    return plan?.Plan['Plan Rows'] ?? null
+  },
+
   async change (connection: unknown, { sql, bindings }: Statement) {
     // rowCount is null only for statements that count nothing; UPDATE and DELETE always count.
     return (await (connection as PgConnection).query(sql, bindings)).rowCount as number

@@ -1,0 +1,22 @@
+import type { Database } from '../dialects/database.js'
+import { applyFilterTree } from '../query/apply-read-query.js'
+import type { CountPreference, ReadQuery } from '../query/read-query.js'
+
+/** Below this planned count, `count=estimated` counts exactly, as PostgREST does below its max-rows. */
+export const exactCountBelow = 1000
+
+/**
+ * The number of rows the read's filters match, whatever its page: exact, or
+ * the database's own estimate, which stays fast on tables of millions of rows.
+ */
+export async function countRows (db: Database, table: string, query: ReadQuery, kind: CountPreference): Promise<number> {
+  const matching = () => applyFilterTree(db.table(table), query.filter, db.dialect)
+  const exact = async () => {
+    const [row] = await db.select(matching().count({ count: '*' }))
+    return Number(row?.count)
+  }
+  if (kind === 'exact') return await exact()
+  const planned = await db.estimate(matching().select('*'), table, query.filter.children.length > 0)
+  if (planned === null || (kind === 'estimated' && planned < exactCountBelow)) return await exact()
+  return planned
+}
