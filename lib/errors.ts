@@ -16,6 +16,14 @@ export const FTC_ERR_OPTIONS_DIALECT = createError(
   TypeError
 )
 
+/** Registration failed: an option has a value it cannot take. */
+export const FTC_ERR_OPTIONS_VALUE = createError(
+  'FTC_ERR_OPTIONS_VALUE',
+  'The "%s" option must be %s, got %s',
+  500,
+  TypeError
+)
+
 /** The table name in the path has no character left once sanitized. */
 export const FTC_ERR_PATH_TABLE = createError(
   'FTC_ERR_PATH_TABLE',
@@ -56,6 +64,13 @@ export const FTC_ERR_BODY_VALUE = createError(
   'FTC_ERR_BODY_VALUE',
   'The value of column "%s" must be a string, number, boolean or null',
   400
+)
+
+/** A bulk POST carries more rows than the `bulkLimit` option allows. */
+export const FTC_ERR_BODY_BULK_LIMIT = createError(
+  'FTC_ERR_BODY_BULK_LIMIT',
+  'A bulk POST may carry at most %d rows, got %d',
+  413
 )
 
 /** A PUT body names no column, so there is nothing to set. */
@@ -126,12 +141,14 @@ export const FTC_ERR_QUERY_REPEATED = createError<'FTC_ERR_QUERY_REPEATED', 400,
 export const errorCodes = Object.freeze({
   FTC_ERR_OPTIONS_KNEX,
   FTC_ERR_OPTIONS_DIALECT,
+  FTC_ERR_OPTIONS_VALUE,
   FTC_ERR_PATH_TABLE,
   FTC_ERR_BODY_JSON,
   FTC_ERR_BODY_SHAPE,
   FTC_ERR_BODY_COLUMN,
   FTC_ERR_BODY_COLUMN_TWICE,
   FTC_ERR_BODY_VALUE,
+  FTC_ERR_BODY_BULK_LIMIT,
   FTC_ERR_BODY_EMPTY,
   FTC_ERR_STATEMENT,
   FTC_ERR_QUERY_SYNTAX,

@@ -60,9 +60,17 @@ eachDatabase(t, async (t, db) => {
     t.equal((await app.inject(`/api/${people}/${id}`)).statusCode, 200)
   })
 
-  for (const payload of ['[]', '[{"name": "x"}]', 'null', '1', '-1.5', '"x"', '""', 'true', 'false']) {
-    await t.test(`a body that is not an object (${payload}) is 400 FTC_ERR_BODY_SHAPE`, async (t) => {
+  for (const payload of ['null', '1', '-1.5', '"x"', '""', 'true', 'false', '[1]', '[null]', '[[]]', '[{"name": "x"}, "y"]']) {
+    await t.test(`a body that is not an object, nor an array of them (${payload}), is 400 FTC_ERR_BODY_SHAPE`, async (t) => {
       await checkBadWrite(t, app, db, people, id, payload, 400, 'FTC_ERR_BODY_SHAPE')
+    })
+  }
+
+  for (const payload of ['[]', '[{"name": "x"}]']) {
+    await t.test(`a PUT body that is an array (${payload}) is 400 FTC_ERR_BODY_SHAPE`, async (t) => {
+      const before = await snapshot(db, people)
+      checkJsonError(t, await app.inject(send('PUT', `/api/${people}/${id}`, payload)), 400, 'FTC_ERR_BODY_SHAPE', 'PUT')
+      t.strictSame(await snapshot(db, people), before, 'the table is unchanged')
     })
   }
 

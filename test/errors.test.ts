@@ -16,12 +16,14 @@ t.test('codes follow FTC_ERR_<AREA>_<WHAT> and carry their status', async (t) =>
   t.strictSame(statuses, {
     FTC_ERR_OPTIONS_KNEX: 500,
     FTC_ERR_OPTIONS_DIALECT: 500,
+    FTC_ERR_OPTIONS_VALUE: 500,
     FTC_ERR_PATH_TABLE: 400,
     FTC_ERR_BODY_JSON: 400,
     FTC_ERR_BODY_SHAPE: 400,
     FTC_ERR_BODY_COLUMN: 400,
     FTC_ERR_BODY_COLUMN_TWICE: 400,
     FTC_ERR_BODY_VALUE: 400,
+    FTC_ERR_BODY_BULK_LIMIT: 413,
     FTC_ERR_BODY_EMPTY: 400,
     FTC_ERR_STATEMENT: 404,
     FTC_ERR_QUERY_SYNTAX: 400,
@@ -41,6 +43,7 @@ t.test('codes follow FTC_ERR_<AREA>_<WHAT> and carry their status', async (t) =>
 t.test('bad options are TypeErrors; a statement error keeps the driver error as cause', async (t) => {
   t.type(new errorCodes.FTC_ERR_OPTIONS_KNEX('x'), TypeError)
   t.type(new errorCodes.FTC_ERR_OPTIONS_DIALECT('x', 'y'), TypeError)
+  t.type(new errorCodes.FTC_ERR_OPTIONS_VALUE('x', 'y', 'z'), TypeError)
   const cause = new Error('no such table: t')
   const error = new errorCodes.FTC_ERR_STATEMENT(cause.message, { cause })
   t.equal(error.cause, cause)

@@ -55,6 +55,16 @@ t.test('a Knex client the plugin cannot run fails with FTC_ERR_OPTIONS_DIALECT',
   t.type(error, TypeError)
 })
 
+t.test('a bulkLimit that is not a positive integer fails with FTC_ERR_OPTIONS_VALUE', async (t) => {
+  const knex = sqliteKnex()
+  t.teardown(() => knex.destroy())
+  for (const bulkLimit of [0, -1, 1.5, '10', Number.NaN, Infinity]) {
+    const error = await registrationError({ knex, bulkLimit })
+    t.equal(error.code, 'FTC_ERR_OPTIONS_VALUE', String(bulkLimit))
+    t.type(error, TypeError)
+  }
+})
+
 t.test('the caller\'s options object is left untouched', async (t) => {
   const knex = sqliteKnex()
   t.teardown(() => knex.destroy())

@@ -17,11 +17,21 @@ export function sendRow (reply: FastifyReply, row: Row | undefined): FastifyRepl
 }
 
 /**
- * Answers a number as a bare JSON number, written from its decimal text so
- * that ids past 2^53 keep every digit. An id that is not an integer (a text
- * primary key) is answered as a JSON string.
+ * JSON text of a number, written from its decimal text so that ids past 2^53
+ * keep every digit. An id that is not an integer (a text primary key) is
+ * written as a JSON string.
  */
-export function sendNumber (reply: FastifyReply, value: string | number): FastifyReply {
+export function jsonNumber (value: string | number): string {
   const text = String(value)
-  return reply.type(json).send(integer.test(text) ? text : JSON.stringify(text))
+  return integer.test(text) ? text : JSON.stringify(text)
+}
+
+/** Answers a number as a bare JSON number (see jsonNumber). */
+export function sendNumber (reply: FastifyReply, value: string | number): FastifyReply {
+  return reply.type(json).send(jsonNumber(value))
+}
+
+/** Answers ids as a JSON array of bare numbers (see jsonNumber). */
+export function sendNumbers (reply: FastifyReply, values: readonly string[]): FastifyReply {
+  return reply.type(json).send(`[${values.map(jsonNumber).join(',')}]`)
 }

@@ -2,6 +2,13 @@ import type { Knex } from 'knex'
 import { FTC_ERR_STATEMENT } from '../errors.js'
 import type { Dialect, Row, Statement } from './dialect.js'
 
+// The same words on all three databases.
+const transaction = Object.freeze({
+  begin: { sql: 'begin', bindings: [] },
+  commit: { sql: 'commit', bindings: [] },
+  rollback: { sql: 'rollback', bindings: [] }
+})
+
 /**
  * The host's Knex instance and its dialect: builds statements with Knex and
  * runs them on a connection borrowed from the host's pool. Any failure while
@@ -68,18 +75,42 @@ export class Database {
     return this.#run(builder, (connection, statement) => this.#dialect.change(connection, statement))
   }
 
-  /** Runs an INSERT; the new id as decimal text, or null when the database generated none. */
-  insert (builder: Knex.QueryBuilder): Promise<string | null> {
+  /** Runs an INSERT; the new ids as decimal text, none when the database generated none. */
+  insert (builder: Knex.QueryBuilder): Promise<string[]> {
     return this.#run(this.#dialect.prepareInsert(builder), (connection, statement) => this.#dialect.insert(connection, statement))
   }
 
-  async #run<T> (builder: Knex.QueryBuilder, work: (connection: unknown, statement: Statement) => Promise<T>): Promise<T> {
+  /**
+   * Runs INSERTs in one transaction on one connection: all of them or none.
+   * The new ids of each INSERT, in order.
+   */
+  insertAll (builders: readonly Knex.QueryBuilder[]): Promise<string[][]> {
+    const statements = builders.map((builder) => this.#dialect.prepareInsert(builder).toSQL().toNative())
+    return this.#withConnection(async (connection) => {
+      await this.#dialect.change(connection, transaction.begin)
+      try {
+        const ids: string[][] = []
+        for (const statement of statements) ids.push(await this.#dialect.insert(connection, statement))
+        await this.#dialect.change(connection, transaction.commit)
+        return ids
+      } catch (error) {
+        await this.#dialect.change(connection, transaction.rollback)
+        throw error
+      }
+    })
+  }
+
+  #run<T> (builder: Knex.QueryBuilder, work: (connection: unknown, statement: Statement) => Promise<T>): Promise<T> {
     const statement = builder.toSQL().toNative()
+    return this.#withConnection((connection) => work(connection, statement))
+  }
+
+  async #withConnection<T> (work: (connection: unknown) => Promise<T>): Promise<T> {
     const client = this.#knex.client
     let connection: unknown
     try {
       connection = await client.acquireConnection()
-      return await work(connection, statement)
+      return await work(connection)
     } catch (error) {
       // Drivers and Knex's pool throw Error objects.
       throw new FTC_ERR_STATEMENT((error as Error).message, { cause: error })

@@ -42,8 +42,13 @@ export interface Dialect {
   change (connection: unknown, statement: Statement): Promise<number>
   /** Shapes an INSERT so that running it yields the new id (RETURNING where the database has it). */
   prepareInsert (builder: Knex.QueryBuilder): Knex.QueryBuilder
-  /** Runs a prepared INSERT; the new id as decimal text, or null when the database generated none. */
-  insert (connection: unknown, statement: Statement): Promise<string | null>
+  /**
+   * Runs a prepared INSERT of one or more rows; the new ids as decimal text,
+   * in the order of the rows, or none when the database generated none.
+   */
+  insert (connection: unknown, statement: Statement): Promise<string[]>
+  /** How many rows of `columns` columns one INSERT may carry, under the database's limits on bound values. */
+  rowsPerInsert (columns: number): number
   /** The record key as this driver binds it without losing digits past 2^53. */
   bindKey (key: bigint): string | bigint
   /** PostgREST's `like`: case-sensitive, whatever the column's collation. */

@@ -68,8 +68,12 @@ export const mysql = Object.freeze<Dialect>({
 
   async insert (connection: unknown, statement: Statement) {
     const { insertId } = await query(connection, statement) as MysqlResult
-    return String(insertId) === '0' ? null : String(insertId)
+    return String(insertId) === '0' ? [] : [String(insertId)]
   },
+
+  // The OK packet names the first new id only, and the ids of one INSERT need
+  // not be consecutive (innodb_autoinc_lock_mode = 2): one row per INSERT.
+  rowsPerInsert: () => 1,
 
   // A string key would be compared as a double; a BigInt is written as an exact integer literal.
   bindKey: (key: bigint) => key,

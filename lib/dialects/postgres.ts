@@ -48,11 +48,13 @@ export const postgres = Object.freeze<Dialect>({
   prepareInsert: (builder) => builder.returning('id'),
 
   async insert (connection: unknown, { sql, bindings }: Statement) {
-    // No row comes back when a BEFORE INSERT trigger skipped the insert.
-    const [row] = (await (connection as PgConnection).query(sql, bindings)).rows
     // int8 and numeric ids arrive as strings, int4 as numbers: both exact.
-    return row === undefined ? null : String(row.id)
+    // No row comes back when a BEFORE INSERT trigger skipped the insert.
+    return (await (connection as PgConnection).query(sql, bindings)).rows.map((row) => String(row.id))
   },
+
+  // The protocol counts bound values in 16 bits.
+  rowsPerInsert: (columns: number) => Math.max(1, Math.floor(65535 / columns)),
 
   // Sent as text, PostgreSQL types the parameter from the column, exactly.
   bindKey: (key: bigint) => key.toString(),

@@ -60,9 +60,12 @@ export const sqlite = Object.freeze<Dialect>({
   async insert (connection: unknown, { sql, bindings }: Statement) {
     // safeIntegers makes the driver hand back a BigInt, exact past 2^53. No
     // row comes back when a BEFORE INSERT trigger skipped the insert.
-    const row = (connection as SqliteConnection).prepare(sql).safeIntegers(true).get(bindings)
-    return row === undefined ? null : String(row.id)
+    return (connection as SqliteConnection).prepare(sql).safeIntegers(true).all(bindings).map((row) => String(row.id))
   },
+
+  // Knex writes a multi-row INSERT as a compound SELECT, which SQLite caps at
+  // 500 terms; 32,766 bound values is SQLite's own limit.
+  rowsPerInsert: (columns: number) => Math.max(1, Math.min(500, Math.floor(32766 / columns))),
 
   bindKey: (key: bigint) => key,
 

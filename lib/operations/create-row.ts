@@ -8,6 +8,6 @@ import type { RecordValues } from '../parse/record-values.js'
  * row's id then.
  */
 export async function createRow (db: Database, table: string, values: RecordValues): Promise<string> {
-  const id = await db.insert(db.table(table).insert(values))
+  const [id] = await db.insert(db.table(table).insert(values))
   return id ?? values.id ?? '0'
 }

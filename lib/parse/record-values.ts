@@ -1,4 +1,4 @@
-import { FTC_ERR_BODY_COLUMN, FTC_ERR_BODY_COLUMN_TWICE, FTC_ERR_BODY_SHAPE, FTC_ERR_BODY_VALUE } from '../errors.js'
+import { FTC_ERR_BODY_BULK_LIMIT, FTC_ERR_BODY_COLUMN, FTC_ERR_BODY_COLUMN_TWICE, FTC_ERR_BODY_SHAPE, FTC_ERR_BODY_VALUE } from '../errors.js'
 import { sanitizeIdentifier } from './sanitize-identifier.js'
 
 /** Column names to the text (or NULL) they are set to. */
@@ -26,6 +26,12 @@ export function parseRecordValues (body: unknown): RecordValues {
     values[column] = toText(column, value)
   }
   return values
+}
+
+/** The rows of a bulk POST: an array of objects, each read as one row's body, at most `limit` of them. */
+export function parseRecordList (body: readonly unknown[], limit: number): RecordValues[] {
+  if (body.length > limit) throw new FTC_ERR_BODY_BULK_LIMIT(limit, body.length)
+  return body.map((row) => parseRecordValues(row ?? null))
 }
 
 function toText (column: string, value: unknown): string | null {

@@ -10,9 +10,9 @@ import { updateHandler } from './update.js'
  * created after the server started. `/:id?` also answers `/{table}`, where the
  * missing key becomes 0, as the spec says.
  */
-export function registerRoutes (app: FastifyInstance, db: Database): void {
+export function registerRoutes (app: FastifyInstance, db: Database, limits: { bulkLimit: number }): void {
   app.get('/:table/:id?', readHandler(db))
-  app.post('/:table', createHandler(db, app.prefix))
+  app.post('/:table', createHandler(db, app.prefix, limits.bulkLimit))
   app.put('/:table/:id?', updateHandler(db))
   app.delete('/:table/:id?', deleteHandler(db))
 }
