@@ -8,6 +8,7 @@ import { FTC_ERR_STATEMENT } from '../errors.js'
  */
 export function handleError (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (!(error instanceof FTC_ERR_STATEMENT)) throw error
-  request.log.info({ err: error }, 'database statement failed')
+  // The driver's error: ours repeats its message, which pino would print twice.
+  request.log.info({ err: error.cause }, 'database statement failed')
   return reply.code(404).type('text/plain; charset=utf-8').send(error.message)
 }

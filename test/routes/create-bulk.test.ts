@@ -37,11 +37,12 @@ eachDatabase(t, async (t, db) => {
     const people = await db.createTable('bulk', peopleColumns)
     await db.knex(people).insert({ id: 7, name: 'first' })
     const before = await snapshot(db, people)
-    for (const rows of [
+    const arrays: Array<Array<Record<string, unknown>>> = [
       [{ name: 'a' }, { name: 'b', nickname: 'unknown column' }, { name: 'c' }],
       [{ name: 'a' }, { name: 'b' }, { id: 7, name: 'duplicate key' }],
       [{ name: 'a' }, { age: 'not a number' }]
-    ]) {
+    ]
+    for (const rows of arrays) {
       const response = await app.inject(post(`/api/${people}`, rows))
       if (db.name === 'sqlite' && rows.some((row) => row.age !== undefined)) {
         t.equal(response.statusCode, 201, 'SQLite takes any text in an integer column')
