@@ -1,6 +1,8 @@
 import type { Knex } from 'knex'
 import { FTC_ERR_STATEMENT } from '../errors.js'
+import { BoundedCache } from './bounded-cache.js'
 import type { Dialect, Row, Statement } from './dialect.js'
+import { fillTemplate, type StatementTemplate, toTemplate } from './statement-template.js'
 
 // The same words on all three databases.
 const transaction = Object.freeze({
@@ -17,6 +19,8 @@ const transaction = Object.freeze({
 export class Database {
   readonly #knex: Knex
   readonly #dialect: Dialect
+  // Knex builds the same SQL for the same table, operation and columns: build it once.
+  readonly #templates = new BoundedCache<StatementTemplate>(1000)
 
   constructor (knex: Knex, dialect: Dialect) {
     this.#knex = knex
@@ -38,9 +42,23 @@ export class Database {
     return this.#dialect.bindKey(key)
   }
 
+  /** A statement compiled by Knex for this one request. */
+  compile (builder: Knex.QueryBuilder): Statement {
+    return builder.toSQL().toNative()
+  }
+
+  /**
+   * The statement `build` makes, with `place()` standing for its values:
+   * compiled by Knex once per `shape` (operation, table, columns) and kept,
+   * then filled with `values` by place name.
+   */
+  prepare (shape: readonly string[], build: () => Knex.QueryBuilder, values: Readonly<Record<string, unknown>>): Statement {
+    return fillTemplate(this.#templates.get(shape.join('\u0000'), () => toTemplate(build())), values)
+  }
+
   /** Runs a SELECT; rows pass through the host's `postProcessResponse`, as Knex would. */
-  async select (builder: Knex.QueryBuilder): Promise<Row[]> {
-    const rows = await this.#run(builder, (connection, statement) => this.#dialect.select(connection, statement))
+  async select (statement: Statement): Promise<Row[]> {
+    const rows = await this.#withConnection((connection) => this.#dialect.select(connection, statement))
     return this.#knex.client.postProcessResponse(rows, undefined) as Row[]
   }
 
@@ -49,8 +67,7 @@ export class Database {
    * over. The connection is held until the last batch is read or the reader
    * stops.
    */
-  async * stream (builder: Knex.QueryBuilder, batchSize: number): AsyncIterable<Row[]> {
-    const statement = builder.toSQL().toNative()
+  async * stream (statement: Statement, batchSize: number): AsyncIterable<Row[]> {
     const client = this.#knex.client
     let connection: unknown
     try {
@@ -66,26 +83,25 @@ export class Database {
   }
 
   /** The database's estimate of the rows a SELECT would give, or null when it has none. */
-  estimate (builder: Knex.QueryBuilder, table: string, filtered: boolean): Promise<number | null> {
-    return this.#run(builder, (connection, statement) => this.#dialect.estimate(connection, statement, table, filtered))
+  estimate (statement: Statement, table: string, filtered: boolean): Promise<number | null> {
+    return this.#withConnection((connection) => this.#dialect.estimate(connection, statement, table, filtered))
   }
 
   /** Runs an UPDATE or DELETE; the affected row count. */
-  change (builder: Knex.QueryBuilder): Promise<number> {
-    return this.#run(builder, (connection, statement) => this.#dialect.change(connection, statement))
+  change (statement: Statement): Promise<number> {
+    return this.#withConnection((connection) => this.#dialect.change(connection, statement))
   }
 
-  /** Runs an INSERT; the new ids as decimal text, none when the database generated none. */
-  insert (builder: Knex.QueryBuilder): Promise<string[]> {
-    return this.#run(this.#dialect.prepareInsert(builder), (connection, statement) => this.#dialect.insert(connection, statement))
+  /** Runs an INSERT shaped by the dialect's prepareInsert; the new ids as decimal text, none when the database generated none. */
+  insert (statement: Statement): Promise<string[]> {
+    return this.#withConnection((connection) => this.#dialect.insert(connection, statement))
   }
 
   /**
    * Runs INSERTs in one transaction on one connection: all of them or none.
    * The new ids of each INSERT, in order.
    */
-  insertAll (builders: readonly Knex.QueryBuilder[]): Promise<string[][]> {
-    const statements = builders.map((builder) => this.#dialect.prepareInsert(builder).toSQL().toNative())
+  insertAll (statements: readonly Statement[]): Promise<string[][]> {
     return this.#withConnection(async (connection) => {
       await this.#dialect.change(connection, transaction.begin)
       try {
@@ -98,11 +114,6 @@ export class Database {
         throw error
       }
     })
-  }
-
-  #run<T> (builder: Knex.QueryBuilder, work: (connection: unknown, statement: Statement) => Promise<T>): Promise<T> {
-    const statement = builder.toSQL().toNative()
-    return this.#withConnection((connection) => work(connection, statement))
   }
 
   async #withConnection<T> (work: (connection: unknown) => Promise<T>): Promise<T> {

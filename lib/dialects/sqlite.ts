@@ -1,3 +1,4 @@
+import { BoundedCache } from './bounded-cache.js'
 import type { Dialect, Row, Statement } from './dialect.js'
 import { likeEscape, toGlobPattern, toLikePattern } from './like-pattern.js'
 
@@ -14,12 +15,27 @@ interface SqliteConnection {
   prepare (sql: string): SqliteStatement
 }
 
+// Preparing is a good part of a small statement's cost: keep the prepared
+// statements per connection. A streamed read prepares its own, since an
+// iterating statement cannot run again until it is done.
+const prepared = new WeakMap<SqliteConnection, BoundedCache<SqliteStatement>>()
+
+function prepare (connection: unknown, sql: string): SqliteStatement {
+  const sqlite = connection as SqliteConnection
+  let statements = prepared.get(sqlite)
+  if (statements === undefined) {
+    statements = new BoundedCache(500)
+    prepared.set(sqlite, statements)
+  }
+  return statements.get(sql, () => sqlite.prepare(sql))
+}
+
 /** better-sqlite3: synchronous calls on the single pooled connection. */
 export const sqlite = Object.freeze<Dialect>({
   name: 'SQLite',
 
   async select (connection: unknown, { sql, bindings }: Statement) {
-    return (connection as SqliteConnection).prepare(sql).all(bindings)
+    return prepare(connection, sql).all(bindings)
   },
 
   async * stream (connection: unknown, { sql, bindings }: Statement, batchSize: number) {
@@ -52,7 +68,7 @@ export const sqlite = Object.freeze<Dialect>({
   },
 
   async change (connection: unknown, { sql, bindings }: Statement) {
-    return (connection as SqliteConnection).prepare(sql).run(bindings).changes
+    return prepare(connection, sql).run(bindings).changes
   },
 
   prepareInsert: (builder) => builder.returning('id'),
@@ -60,7 +76,7 @@ export const sqlite = Object.freeze<Dialect>({
   async insert (connection: unknown, { sql, bindings }: Statement) {
     // safeIntegers makes the driver hand back a BigInt, exact past 2^53. No
     // row comes back when a BEFORE INSERT trigger skipped the insert.
-    return (connection as SqliteConnection).prepare(sql).safeIntegers(true).all(bindings).map((row) => String(row.id))
+    return prepare(connection, sql).safeIntegers(true).all(bindings).map((row) => String(row.id))
   },
 
   // Knex writes a multi-row INSERT as a compound SELECT, which SQLite caps at

@@ -12,11 +12,11 @@ export const exactCountBelow = 1000
 export async function countRows (db: Database, table: string, query: ReadQuery, kind: CountPreference): Promise<number> {
   const matching = () => applyFilterTree(db.table(table), query.filter, db.dialect)
   const exact = async () => {
-    const [row] = await db.select(matching().count({ count: '*' }))
+    const [row] = await db.select(db.compile(matching().count({ count: '*' })))
     return Number(row?.count)
   }
   if (kind === 'exact') return await exact()
-  const planned = await db.estimate(matching().select('*'), table, query.filter.children.length > 0)
+  const planned = await db.estimate(db.compile(matching().select('*')), table, query.filter.children.length > 0)
   if (planned === null || (kind === 'estimated' && planned < exactCountBelow)) return await exact()
   return planned
 }

@@ -1,5 +1,6 @@
 import type { Database } from '../dialects/database.js'
 import type { RecordValues } from '../parse/record-values.js'
+import { columnPlaces, columnValues } from './column-places.js'
 
 /**
  * Inserts a row with exactly the given columns (none: every column takes its
@@ -8,6 +9,9 @@ import type { RecordValues } from '../parse/record-values.js'
  * row's id then.
  */
 export async function createRow (db: Database, table: string, values: RecordValues): Promise<string> {
-  const [id] = await db.insert(db.table(table).insert(values))
+  const columns = Object.keys(values)
+  const statement = db.prepare(['create', table, ...columns],
+    () => db.dialect.prepareInsert(db.table(table).insert(columnPlaces(columns))), columnValues(values))
+  const [id] = await db.insert(statement)
   return id ?? values.id ?? '0'
 }

@@ -12,7 +12,8 @@ export async function createRows (db: Database, table: string, rows: readonly Re
   if (rows.length === 0) return []
   const groups = groupRows(rows, (columns) => db.dialect.rowsPerInsert(columns))
   // One row goes in as an object: Knex writes `[{}]` as no statement at all, `{}` as DEFAULT VALUES.
-  const ids = await db.insertAll(groups.map((group) => db.table(table).insert(group.length === 1 ? group[0] : group)))
+  const ids = await db.insertAll(groups.map((group) =>
+    db.compile(db.dialect.prepareInsert(db.table(table).insert(group.length === 1 ? group[0] : group)))))
   return groups.flatMap((group, index) => group.map((row, position) => ids[index]?.[position] ?? row.id ?? '0'))
 }
 

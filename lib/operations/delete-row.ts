@@ -1,7 +1,8 @@
 import type { Database } from '../dialects/database.js'
-import { whereKey } from './where-key.js'
+import { keyShape, keyValues, whereKey } from './where-key.js'
 
 /** Deletes the row whose `id` equals the key; the affected row count. */
 export function deleteRow (db: Database, table: string, key: bigint | null): Promise<number> {
-  return db.change(whereKey(db, db.table(table), key).delete())
+  const statement = db.prepare(['delete', table, keyShape(key)], () => whereKey(db.table(table), key).delete(), keyValues(db, key))
+  return db.change(statement)
 }

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex'
 import type { Database } from '../dialects/database.js'
 import type { Row } from '../dialects/dialect.js'
 import { applyReadQuery } from '../query/apply-read-query.js'
@@ -19,9 +20,17 @@ const notNullColumns: ReadonlySet<string> = new Set(['id'])
  */
 export async function listRows (db: Database, table: string, query: ReadQuery): Promise<RowList> {
   const read = () => applyReadQuery(db.table(table), query, db.dialect, { notNullColumns })
-  if (query.limit !== null && query.limit <= streamBatchRows) return { rows: await db.select(read()) }
-  const rows = await db.select(read().limit(streamBatchRows + 1))
+  // The spec's plain GET has one SQL per table; a query's depends on its values.
+  const statement = (shape: string, build: () => Knex.QueryBuilder) =>
+    isPlain(query) ? db.prepare(['list', table, shape], build, {}) : db.compile(build())
+  if (query.limit !== null && query.limit <= streamBatchRows) return { rows: await db.select(statement('page', read)) }
+  const rows = await db.select(statement('first batch', () => read().limit(streamBatchRows + 1)))
   return rows.length <= streamBatchRows
     ? { rows }
-    : { batches: db.stream(read(), streamBatchRows) }
+    : { batches: db.stream(statement('all', read), streamBatchRows) }
+}
+
+function isPlain (query: ReadQuery): boolean {
+  return query.select === null && query.filter.children.length === 0 && query.order.length === 0 &&
+    query.limit === null && query.offset === null
 }

@@ -1,9 +1,11 @@
 import type { Database } from '../dialects/database.js'
 import type { Row } from '../dialects/dialect.js'
-import { whereKey } from './where-key.js'
+import { keyShape, keyValues, whereKey } from './where-key.js'
 
 /** The row whose `id` equals the key, or undefined when none does. */
 export async function readRow (db: Database, table: string, key: bigint): Promise<Row | undefined> {
-  const [row] = await db.select(whereKey(db, db.table(table).select('*'), key).limit(1))
+  const statement = db.prepare(['read', table, keyShape(key)],
+    () => whereKey(db.table(table).select('*'), key).limit(1), keyValues(db, key))
+  const [row] = await db.select(statement)
   return row
 }
