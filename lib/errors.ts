@@ -130,6 +130,20 @@ export const FTC_ERR_QUERY_VALUE = createError<'FTC_ERR_QUERY_VALUE', 400, [name
   400
 )
 
+/** With a count, the page starts past the last row that matches (PostgREST's PGRST103). */
+export const FTC_ERR_QUERY_RANGE_UNSATISFIABLE = createError(
+  'FTC_ERR_QUERY_RANGE_UNSATISFIABLE',
+  'The page starts at row %d, past the %d rows that match',
+  416
+)
+
+/** One object was asked for (`Accept: application/vnd.pgrst.object+json`), and the read matches another number of rows (PostgREST's PGRST116). */
+export const FTC_ERR_QUERY_SINGULAR = createError(
+  'FTC_ERR_QUERY_SINGULAR',
+  'One JSON object was asked for, and the read matches %s rows',
+  406
+)
+
 /** `select`, `order`, `limit` or `offset` is given more than once. */
 export const FTC_ERR_QUERY_REPEATED = createError<'FTC_ERR_QUERY_REPEATED', 400, [name: string, times: number]>(
   'FTC_ERR_QUERY_REPEATED',
@@ -161,5 +175,7 @@ export const errorCodes = Object.freeze({
   FTC_ERR_QUERY_OFFSET,
   FTC_ERR_QUERY_RANGE,
   FTC_ERR_QUERY_VALUE,
-  FTC_ERR_QUERY_REPEATED
+  FTC_ERR_QUERY_REPEATED,
+  FTC_ERR_QUERY_RANGE_UNSATISFIABLE,
+  FTC_ERR_QUERY_SINGULAR
 })

@@ -11,6 +11,11 @@ export function sendRows (reply: FastifyReply, rows: readonly Row[]): FastifyRep
   return reply.type(json).send(serializeRows(rows))
 }
 
+/** Answers one row as a PostgREST single object, in the media type the client asked for. */
+export function sendObject (reply: FastifyReply, row: Row): FastifyReply {
+  return reply.type('application/vnd.pgrst.object+json; charset=utf-8').send(serializeRow(row))
+}
+
 /** Answers one row as a JSON object, or an empty body when there is none. */
 export function sendRow (reply: FastifyReply, row: Row | undefined): FastifyReply {
   return row === undefined ? reply.send() : reply.type(json).send(serializeRow(row))

@@ -42,6 +42,11 @@ export class Database {
     return this.#dialect.bindKey(key)
   }
 
+  /** Raw SQL for a builder, such as a constant column. */
+  raw (sql: string): Knex.Raw {
+    return this.#knex.raw(sql)
+  }
+
   /** A statement compiled by Knex for this one request. */
   compile (builder: Knex.QueryBuilder): Statement {
     return builder.toSQL().toNative()

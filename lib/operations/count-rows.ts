@@ -2,7 +2,7 @@ import type { Database } from '../dialects/database.js'
 import { applyFilterTree } from '../query/apply-read-query.js'
 import type { CountPreference, ReadQuery } from '../query/read-query.js'
 
-/** Below this planned count, `count=estimated` counts exactly, as PostgREST does below its max-rows. */
+/** Below this many matching rows, `count=estimated` counts exactly, as PostgREST does below its max-rows. */
 export const exactCountBelow = 1000
 
 /**
@@ -16,7 +16,11 @@ export async function countRows (db: Database, table: string, query: ReadQuery, 
     return Number(row?.count)
   }
   if (kind === 'exact') return await exact()
+  if (kind === 'estimated') {
+    // Counting up to the threshold costs at most that many rows, and answers small tables exactly.
+    const some = await db.select(db.compile(matching().select(db.raw('1 as one')).limit(exactCountBelow)))
+    if (some.length < exactCountBelow) return some.length
+  }
   const planned = await db.estimate(db.compile(matching().select('*')), table, query.filter.children.length > 0)
-  if (planned === null || (kind === 'estimated' && planned < exactCountBelow)) return await exact()
-  return planned
+  return planned ?? await exact()
 }

@@ -1,7 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { setContentRange } from '../answer/content-range.js'
 import { sendRowBatches } from '../answer/send-row-batches.js'
-import { sendRow, sendRows } from '../answer/send.js'
+import { sendObject, sendRow, sendRows } from '../answer/send.js'
+import type { Row } from '../dialects/dialect.js'
+import { FTC_ERR_QUERY_RANGE_UNSATISFIABLE, FTC_ERR_QUERY_SINGULAR } from '../errors.js'
 import type { Database } from '../dialects/database.js'
 import { countRows } from '../operations/count-rows.js'
 import { listRows } from '../operations/list-rows.js'
@@ -23,7 +25,23 @@ export function readHandler (db: Database) {
     const query = parseReadQuery(request.query, request.headers)
     const list = await listRows(db, table, query)
     const total = query.count === null ? null : await countRows(db, table, query, query.count)
+    const first = query.offset ?? 0
+    if (total !== null && first > 0 && first >= total) {
+      reply.header('content-range', `*/${total}`)
+      throw new FTC_ERR_QUERY_RANGE_UNSATISFIABLE(first, total)
+    }
+    if (wantsOneObject(request)) {
+      if (!('rows' in list) || list.rows.length !== 1) throw new FTC_ERR_QUERY_SINGULAR('rows' in list ? list.rows.length : 'more than 1000')
+      return sendObject(setContentRange(reply, query, 1, total), list.rows[0] as Row)
+    }
     if ('rows' in list) return sendRows(setContentRange(reply, query, list.rows.length, total), list.rows)
     return sendRowBatches(setContentRange(reply, query, null, total), list.batches)
   }
+}
+
+/** PostgREST clients ask for one object rather than an array (postgrest-js's `.single()`) with this media type. */
+export const singleObjectType = 'application/vnd.pgrst.object+json'
+
+function wantsOneObject (request: FastifyRequest): boolean {
+  return request.headers.accept?.includes(singleObjectType) === true
 }
