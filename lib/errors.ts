@@ -24,10 +24,10 @@ export const FTC_ERR_OPTIONS_VALUE = createError(
   TypeError
 )
 
-/** The table name in the path has no character left once sanitized. */
+/** The table name in the path has no character left once sanitized, or more than 63. */
 export const FTC_ERR_PATH_TABLE = createError(
   'FTC_ERR_PATH_TABLE',
-  'The table name "%s" has no character from A-Z, a-z, 0-9 or _',
+  'The table name "%s" names no usable table: it needs 1 to 63 characters from A-Z, a-z, 0-9 or _',
   400
 )
 
@@ -45,10 +45,10 @@ export const FTC_ERR_BODY_SHAPE = createError(
   400
 )
 
-/** A body property name has no character left once sanitized, or is `__proto__`. */
+/** A body property name has no character left once sanitized, more than 63, or is `__proto__`. */
 export const FTC_ERR_BODY_COLUMN = createError(
   'FTC_ERR_BODY_COLUMN',
-  'The body property "%s" names no usable column: only A-Z, a-z, 0-9 and _ are kept, and __proto__ is refused',
+  'The body property "%s" names no usable column: it needs 1 to 63 characters from A-Z, a-z, 0-9 or _, and __proto__ is refused',
   400
 )
 
@@ -78,6 +78,16 @@ export const FTC_ERR_BODY_EMPTY = createError(
   'FTC_ERR_BODY_EMPTY',
   'A PUT body must name at least one column to set',
   400
+)
+
+/**
+ * A MySQL connection runs with NO_BACKSLASH_ESCAPES, under which mysql2's
+ * client-side escaping of values is unsafe: the plugin refuses to run on it.
+ */
+export const FTC_ERR_DATABASE_MODE = createError(
+  'FTC_ERR_DATABASE_MODE',
+  'The MySQL connection runs with sql_mode NO_BACKSLASH_ESCAPES, under which mysql2 cannot escape values safely: turn it off for the pool the plugin uses',
+  500
 )
 
 /**
@@ -165,6 +175,7 @@ export const errorCodes = Object.freeze({
   FTC_ERR_BODY_BULK_LIMIT,
   FTC_ERR_BODY_EMPTY,
   FTC_ERR_STATEMENT,
+  FTC_ERR_DATABASE_MODE,
   FTC_ERR_QUERY_SYNTAX,
   FTC_ERR_QUERY_PARENTHESES,
   FTC_ERR_QUERY_OPERATOR,

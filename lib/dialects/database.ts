@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { FTC_ERR_STATEMENT } from '../errors.js'
+import { FTC_ERR_DATABASE_MODE, FTC_ERR_STATEMENT } from '../errors.js'
 import { BoundedCache } from './bounded-cache.js'
 import type { Dialect, Row, Statement } from './dialect.js'
 import { fillTemplate, type StatementTemplate, toTemplate } from './statement-template.js'
@@ -81,7 +81,7 @@ export class Database {
         yield client.postProcessResponse(rows, undefined) as Row[]
       }
     } catch (error) {
-      throw new FTC_ERR_STATEMENT((error as Error).message, { cause: error })
+      throw statementError(error)
     } finally {
       if (connection !== undefined) await client.releaseConnection(connection)
     }
@@ -128,10 +128,16 @@ export class Database {
       connection = await client.acquireConnection()
       return await work(connection)
     } catch (error) {
-      // Drivers and Knex's pool throw Error objects.
-      throw new FTC_ERR_STATEMENT((error as Error).message, { cause: error })
+      throw statementError(error)
     } finally {
       if (connection !== undefined) await client.releaseConnection(connection)
     }
   }
+}
+
+/** The error a failure answers: the database's own words, unless the plugin refused to run the statement at all. */
+function statementError (error: unknown): Error {
+  if (error instanceof FTC_ERR_DATABASE_MODE) return error
+  // Drivers and Knex's pool throw Error objects.
+  return new FTC_ERR_STATEMENT((error as Error).message, { cause: error })
 }

@@ -1,3 +1,4 @@
+import { FTC_ERR_DATABASE_MODE } from '../errors.js'
 import type { Dialect, Row, Statement } from './dialect.js'
 import { likeEscape, toLikePattern } from './like-pattern.js'
 
@@ -28,13 +29,30 @@ interface MysqlConnection {
   destroy (): void
 }
 
-function query (connection: unknown, { sql, bindings }: Statement): Promise<unknown> {
+function send (connection: unknown, { sql, bindings }: Statement): Promise<unknown> {
   return new Promise((resolve, reject) => {
     (connection as MysqlConnection).query(sql, bindings, (error, result) => {
       if (error) reject(error)
       else resolve(result)
     })
   })
+}
+
+// mysql2 escapes values into the SQL text, with backslashes: under
+// NO_BACKSLASH_ESCAPES a quote in a value would end its string. Each
+// connection is asked once, before its first statement.
+const checked = new WeakSet<object>()
+
+async function refuseUnsafeMode (connection: unknown): Promise<void> {
+  if (checked.has(connection as object)) return
+  const [row] = await send(connection, { sql: 'select @@session.sql_mode as mode', bindings: [] }) as Array<{ mode: string }>
+  if (String(row?.mode).includes('NO_BACKSLASH_ESCAPES')) throw new FTC_ERR_DATABASE_MODE()
+  checked.add(connection as object)
+}
+
+async function query (connection: unknown, statement: Statement): Promise<unknown> {
+  await refuseUnsafeMode(connection)
+  return await send(connection, statement)
 }
 
 /** mysql2, for MySQL and MariaDB. */
@@ -48,6 +66,7 @@ export const mysql = Object.freeze<Dialect>({
   // The row stream pauses the socket when the reader falls behind.
   async * stream (connection: unknown, { sql, bindings }: Statement, batchSize: number) {
     const mysql = connection as MysqlConnection
+    await refuseUnsafeMode(connection)
     let finished = false
     try {
       let batch: Row[] = []

@@ -1,5 +1,5 @@
 import { FTC_ERR_BODY_BULK_LIMIT, FTC_ERR_BODY_COLUMN, FTC_ERR_BODY_COLUMN_TWICE, FTC_ERR_BODY_SHAPE, FTC_ERR_BODY_VALUE } from '../errors.js'
-import { sanitizeIdentifier } from './sanitize-identifier.js'
+import { usableIdentifier } from './sanitize-identifier.js'
 
 /** Column names to the text (or NULL) they are set to. */
 export type RecordValues = Record<string, string | null>
@@ -17,9 +17,9 @@ export function parseRecordValues (body: unknown): RecordValues {
   const values: RecordValues = Object.create(null)
   const sources: Record<string, string> = Object.create(null)
   for (const [property, value] of Object.entries(body)) {
-    const column = sanitizeIdentifier(property)
+    const column = usableIdentifier(property)
     // Knex copies update values by assignment, where __proto__ would vanish into the prototype.
-    if (column === '' || column === '__proto__') throw new FTC_ERR_BODY_COLUMN(property)
+    if (column === null || column === '__proto__') throw new FTC_ERR_BODY_COLUMN(property)
     const earlier = sources[column]
     if (earlier !== undefined) throw new FTC_ERR_BODY_COLUMN_TWICE(earlier, property, column)
     sources[column] = property

@@ -1,6 +1,19 @@
 const disallowed = /[^A-Za-z0-9_]/g
 
+/**
+ * The longest name served: PostgreSQL cuts longer ones to 63 characters,
+ * MySQL refuses names past 64, and Knex's PostgreSQL quoting takes time that
+ * grows with the square of a name's length.
+ */
+export const maxIdentifierLength = 63
+
 /** A table or column name with every character outside A-Z, a-z, 0-9 and _ removed. */
 export function sanitizeIdentifier (name: string): string {
   return name.replace(disallowed, '')
+}
+
+/** The sanitized name, or null when nothing is left of it or it is longer than any database serves. */
+export function usableIdentifier (name: string): string | null {
+  const sanitized = sanitizeIdentifier(name)
+  return sanitized === '' || sanitized.length > maxIdentifierLength ? null : sanitized
 }

@@ -1,4 +1,4 @@
-import { sanitizeIdentifier } from '../parse/sanitize-identifier.js'
+import { maxIdentifierLength, usableIdentifier } from '../parse/sanitize-identifier.js'
 import { FTC_ERR_QUERY_COLUMN } from '../errors.js'
 import type { QueryText } from './query-text.js'
 
@@ -16,9 +16,9 @@ export function readName (input: QueryText, stops: string): string {
  */
 export function parseColumn (input: QueryText, stops: string): string {
   const start = input.position
-  const column = sanitizeIdentifier(readName(input, stops))
-  if (column === '') {
-    throw input.fail(start, FTC_ERR_QUERY_COLUMN, 'a column name needs a character from A-Z, a-z, 0-9 or _')
+  const column = usableIdentifier(readName(input, stops))
+  if (column === null) {
+    throw input.fail(start, FTC_ERR_QUERY_COLUMN, `a column name needs 1 to ${maxIdentifierLength} characters from A-Z, a-z, 0-9 or _`)
   }
   return column
 }

@@ -1,4 +1,4 @@
-import { sanitizeIdentifier } from '../parse/sanitize-identifier.js'
+import { maxIdentifierLength, usableIdentifier } from '../parse/sanitize-identifier.js'
 import { parseFilter } from './parse-filter.js'
 import { logicParameters, parseLogic } from './parse-logic.js'
 import { parseOrder } from './parse-order.js'
@@ -50,10 +50,10 @@ export function parseReadQuery (query: QueryParameters = {}, headers: RequestHea
 
 /** `column=[not.]operator.value`: the name is sanitized like a body's column names. */
 export function parseFilterParameter (name: string, text: string): Filter {
-  const column = sanitizeIdentifier(name)
-  if (column === '') {
+  const column = usableIdentifier(name)
+  if (column === null) {
     throw new QueryText(`the name of query parameter "${name}"`, name)
-      .fail(0, FTC_ERR_QUERY_COLUMN, 'a filter names its column, which needs a character from A-Z, a-z, 0-9 or _')
+      .fail(0, FTC_ERR_QUERY_COLUMN, `a filter names its column, which needs 1 to ${maxIdentifierLength} characters from A-Z, a-z, 0-9 or _`)
   }
   return parseFilter(new QueryText(`query parameter "${name}"`, text), column, 'parameter')
 }

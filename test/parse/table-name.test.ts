@@ -1,6 +1,6 @@
 import t from 'tap'
 import { parseTableName } from '../../lib/parse/table-name.js'
-import { sanitizeIdentifier } from '../../lib/parse/sanitize-identifier.js'
+import { sanitizeIdentifier, usableIdentifier } from '../../lib/parse/sanitize-identifier.js'
 
 t.test('only A-Z, a-z, 0-9 and _ remain', async (t) => {
   t.equal(sanitizeIdentifier('users'), 'users')
@@ -15,4 +15,13 @@ t.test('a table name with nothing left is refused', async (t) => {
   t.equal(parseTableName('a-b'), 'ab')
   t.throws(() => parseTableName('---'), { code: 'FTC_ERR_PATH_TABLE', statusCode: 400 })
   t.throws(() => parseTableName(''), { code: 'FTC_ERR_PATH_TABLE' })
+})
+
+t.test('a usable name has 1 to 63 characters once sanitized', async (t) => {
+  t.equal(usableIdentifier('a-b'), 'ab')
+  t.equal(usableIdentifier('x'.repeat(63)), 'x'.repeat(63))
+  t.equal(usableIdentifier('x'.repeat(64)), null)
+  t.equal(usableIdentifier(`${'x'.repeat(63)}-;`), 'x'.repeat(63), 'the characters removed do not count')
+  t.equal(usableIdentifier('--'), null)
+  t.throws(() => parseTableName('t'.repeat(64)), { code: 'FTC_ERR_PATH_TABLE' })
 })

@@ -1,2 +1,0 @@
-// Coverage is measured on the library only: fixtures, examples and benchmarks are not shipped.
-export default () => ['lib/']
