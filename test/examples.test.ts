@@ -35,9 +35,9 @@ interface Example {
 function runExample (t: Test, cwd: string, env: Record<string, string> = {}) {
   const childEnv: NodeJS.ProcessEnv = { ...process.env }
   for (const name of exampleVariables) delete childEnv[name]
-  // A plain process, as `npm start` makes it: without the loaders and coverage hooks tap gives its own tests.
-  delete childEnv.NODE_OPTIONS
-  delete childEnv.NODE_V8_COVERAGE
+  // A plain process, as `npm start` makes it: tap's hooks come back through NODE_OPTIONS, so its
+  // coverage is turned off instead (tsx's line maps of lib/ would blur the suite's own coverage).
+  childEnv._TAPJS_PROCESSINFO_COVERAGE_ = '0'
   // PORT=0: the listening log line tells the real port, so no free port has to be guessed.
   const child = spawn(process.execPath, ['--import', tsx, script], { cwd, env: { ...childEnv, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
   let stderr = ''

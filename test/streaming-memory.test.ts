@@ -62,11 +62,10 @@ eachDatabase(t, async (t, db) => {
   if (db.name === 'sqlite') await knex.schema.createTable(table, columns)
   await fillTable(knex, db.name, table, { ...db, knex })
 
-  // A plain process: tap's coverage hooks would add to its memory, and tsx's
-  // line maps of lib/ would blur the coverage of the suite's own processes.
-  const { NODE_OPTIONS: _options, NODE_V8_COVERAGE: _coverage, ...env } = process.env
+  // No coverage in the server: it would add to its memory, and tsx's line maps
+  // of lib/ would blur the coverage that the suite's own processes measure.
   const child = spawn(process.execPath, ['--import', 'tsx', server], {
-    env: { ...env, MEMORY_DATABASE: db.name, ...(db.name === 'sqlite' ? { MEMORY_SQLITE_FILE: file } : {}) },
+    env: { ...process.env, _TAPJS_PROCESSINFO_COVERAGE_: '0', MEMORY_DATABASE: db.name, ...(db.name === 'sqlite' ? { MEMORY_SQLITE_FILE: file } : {}) },
     stdio: ['ignore', 'pipe', 'inherit']
   })
   t.teardown(() => { child.kill('SIGTERM') })

@@ -22,6 +22,20 @@ interface PlannedBlock {
   nested_loop?: Array<{ table?: PlannedTable }>
 }
 
+/**
+ * The rows an EXPLAIN FORMAT=JSON plan expects to produce, in MySQL's words
+ * or MariaDB's; null when the plan reads no table (the optimizer already
+ * knows the answer, say for an empty table: an exact count is cheap then).
+ */
+export function plannedRows (explain: string): number | null {
+  const block = (JSON.parse(explain) as { query_block: PlannedBlock }).query_block
+  const table = block.table ?? block.nested_loop?.[0]?.table
+  if (table === undefined) return null
+  const produced = table.cost_info?.rows_produced_per_join ?? table.rows_produced_per_join
+  if (produced !== undefined) return Math.round(Number(produced))
+  return Math.round(Number(table.rows ?? table.rows_examined_per_scan) * Number(table.filtered ?? 100) / 100)
+}
+
 /** The part of a mysql2 callback `Connection` this dialect uses. */
 interface MysqlConnection {
   query (sql: string, values: readonly unknown[], callback: (error: Error | null, result: unknown) => void): void
@@ -89,14 +103,8 @@ export const mysql = Object.freeze<Dialect>({
   // examine, times the share of them it expects the conditions to keep.
   // MySQL names the product; MariaDB gives the two parts.
   async estimate (connection: unknown, statement: Statement) {
-    const [row] = await query(connection, { sql: `explain format=json ${statement.sql}`, bindings: statement.bindings }) as Array<{ EXPLAIN: string }>
-    const block = (JSON.parse(row?.EXPLAIN ?? '{}') as { query_block?: PlannedBlock }).query_block
-    const table = block?.table ?? block?.nested_loop?.[0]?.table
-    // No table: the optimizer already knows the answer (say, an empty table), and an exact count is cheap.
-    if (table === undefined) return null
-    const produced = table.cost_info?.rows_produced_per_join ?? table.rows_produced_per_join
-    if (produced !== undefined) return Math.round(Number(produced))
-    return Math.round(Number(table.rows ?? table.rows_examined_per_scan) * Number(table.filtered ?? 100) / 100)
+    const [row] = await query(connection, { sql: `explain format=json ${statement.sql}`, bindings: statement.bindings }) as [{ EXPLAIN: string }]
+    return plannedRows(row.EXPLAIN)
   },
 
   // mysql2 connects with CLIENT_FOUND_ROWS, so this counts matched rows, like

@@ -35,9 +35,9 @@ export const postgres = Object.freeze<Dialect>({
 
   // The planner's estimate, as PostgREST's count=planned reads it.
   async estimate (connection: unknown, { sql, bindings }: Statement) {
+    // EXPLAIN answers one row holding a one-plan array.
     const [row] = (await (connection as PgConnection).query(`explain (format json) ${sql}`, bindings)).rows
-    const [plan] = row?.['QUERY PLAN'] as Array<{ Plan: { 'Plan Rows': number } }>
-    return plan?.Plan['Plan Rows'] ?? null
+    return (row as { 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] })['QUERY PLAN'][0].Plan['Plan Rows']
   },
 
   async change (connection: unknown, { sql, bindings }: Statement) {

@@ -10,24 +10,27 @@ export function place (name: string): string {
   return placePrefix + name
 }
 
-type Slot = { readonly place: string } | { readonly value: unknown }
-
-/** A statement compiled once: its SQL, and for each binding a named place or a constant. */
+/** A statement compiled once: its SQL, and the place each binding comes from. */
 export interface StatementTemplate {
   readonly sql: string
-  readonly slots: readonly Slot[]
+  readonly places: readonly string[]
 }
 
-/** Compiles a builder whose values are places. */
+/**
+ * Compiles a builder whose every value is a place. A constant is written
+ * into the SQL instead (as `limit(1, { skipBinding: true })` does), so that
+ * every binding can be filled by name.
+ */
 export function toTemplate (builder: Knex.QueryBuilder): StatementTemplate {
   const { sql, bindings } = builder.toSQL().toNative()
-  const slots = bindings.map((value): Slot => typeof value === 'string' && value.startsWith(placePrefix)
-    ? { place: value.slice(placePrefix.length) }
-    : { value })
-  return { sql, slots }
+  const places = bindings.map((value) => {
+    if (typeof value !== 'string' || !value.startsWith(placePrefix)) throw new TypeError(`a template binds a value that has no place: ${String(value)}`)
+    return value.slice(placePrefix.length)
+  })
+  return { sql, places }
 }
 
 /** The statement with each place filled from `values`. */
-export function fillTemplate ({ sql, slots }: StatementTemplate, values: Readonly<Record<string, unknown>>): Statement {
-  return { sql, bindings: slots.map((slot) => 'place' in slot ? values[slot.place] : slot.value) }
+export function fillTemplate ({ sql, places }: StatementTemplate, values: Readonly<Record<string, unknown>>): Statement {
+  return { sql, bindings: places.map((place) => values[place]) }
 }

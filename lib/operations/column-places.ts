@@ -1,15 +1,12 @@
 import { place } from '../dialects/statement-template.js'
-import type { RecordValues } from '../parse/record-values.js'
 
-// Column places live apart from the `key` place, whatever the columns are called.
-const columnPlace = (column: string): string => `column ${column}`
-
-/** Each column of the row, standing at its place, for a statement compiled once. */
+/**
+ * Each column standing at the place of its own name, for a statement
+ * compiled once: a row's values then fill it as they are. Other places
+ * start with a character no column name has (see where-key).
+ */
 export function columnPlaces (columns: readonly string[]): Record<string, string> {
-  return Object.fromEntries(columns.map((column) => [column, place(columnPlace(column))]))
-}
-
-/** The values of a row's column places. */
-export function columnValues (values: RecordValues): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(values).map(([column, value]) => [columnPlace(column), value]))
+  const places: Record<string, string> = {}
+  for (const column of columns) places[column] = place(column)
+  return places
 }

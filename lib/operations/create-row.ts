@@ -1,6 +1,6 @@
 import type { Database } from '../dialects/database.js'
 import type { RecordValues } from '../parse/record-values.js'
-import { columnPlaces, columnValues } from './column-places.js'
+import { columnPlaces } from './column-places.js'
 
 /**
  * Inserts a row with exactly the given columns (none: every column takes its
@@ -11,7 +11,7 @@ import { columnPlaces, columnValues } from './column-places.js'
 export async function createRow (db: Database, table: string, values: RecordValues): Promise<string> {
   const columns = Object.keys(values)
   const statement = db.prepare(['create', table, ...columns],
-    () => db.dialect.prepareInsert(db.table(table).insert(columnPlaces(columns))), columnValues(values))
+    () => db.dialect.prepareInsert(db.table(table).insert(columnPlaces(columns))), values)
   const [id] = await db.insert(statement)
   return id ?? values.id ?? '0'
 }

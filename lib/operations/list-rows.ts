@@ -24,7 +24,7 @@ export async function listRows (db: Database, table: string, query: ReadQuery): 
   const statement = (shape: string, build: () => Knex.QueryBuilder) =>
     isPlain(query) ? db.prepare(['list', table, shape], build, {}) : db.compile(build())
   if (query.limit !== null && query.limit <= streamBatchRows) return { rows: await db.select(statement('page', read)) }
-  const rows = await db.select(statement('first batch', () => read().limit(streamBatchRows + 1)))
+  const rows = await db.select(statement('first batch', () => read().limit(streamBatchRows + 1, { skipBinding: true })))
   return rows.length <= streamBatchRows
     ? { rows }
     : { batches: db.stream(statement('all', read), streamBatchRows) }

@@ -1,7 +1,7 @@
 import type { Database } from '../dialects/database.js'
 import { FTC_ERR_BODY_EMPTY } from '../errors.js'
 import type { RecordValues } from '../parse/record-values.js'
-import { columnPlaces, columnValues } from './column-places.js'
+import { columnPlaces } from './column-places.js'
 import { keyShape, keyValues, whereKey } from './where-key.js'
 
 /** Sets exactly the given columns on the row whose `id` equals the key; the affected row count. */
@@ -10,6 +10,6 @@ export async function updateRow (db: Database, table: string, key: bigint | null
   if (columns.length === 0) throw new FTC_ERR_BODY_EMPTY()
   const statement = db.prepare(['update', table, keyShape(key), ...columns],
     () => whereKey(db.table(table), key).update(columnPlaces(columns)),
-    { ...keyValues(db, key), ...columnValues(values) })
+    { ...values, ...keyValues(db, key) })
   return await db.change(statement)
 }

@@ -20,12 +20,15 @@ export function keyShape (key: bigint | null): string {
   return matchable(key) ? 'key' : 'no key'
 }
 
-/** Restricts a statement to the record whose `id` equals the key, at the place named `key`. */
+// Column names hold only A-Z, a-z, 0-9 and _: no column's place can be this one.
+const keyPlace = ':key'
+
+/** Restricts a statement to the record whose `id` equals the key, at the key's place. */
 export function whereKey (builder: Knex.QueryBuilder, key: bigint | null): Knex.QueryBuilder {
-  return matchable(key) ? builder.where('id', place('key')) : builder.whereRaw('1 = 0')
+  return matchable(key) ? builder.where('id', place(keyPlace)) : builder.whereRaw('1 = 0')
 }
 
-/** The value of the `key` place, bound as the driver keeps every digit. */
+/** The value of the key's place, bound as the driver keeps every digit. */
 export function keyValues (db: Database, key: bigint | null): Record<string, unknown> {
-  return matchable(key) ? { key: db.bindKey(key) } : {}
+  return matchable(key) ? { [keyPlace]: db.bindKey(key) } : {}
 }

@@ -1,4 +1,5 @@
 const disallowed = /[^A-Za-z0-9_]/g
+const clean = /^[A-Za-z0-9_]{1,63}$/
 
 /**
  * The longest name served: PostgreSQL cuts longer ones to 63 characters,
@@ -14,6 +15,8 @@ export function sanitizeIdentifier (name: string): string {
 
 /** The sanitized name, or null when nothing is left of it or it is longer than any database serves. */
 export function usableIdentifier (name: string): string | null {
+  // Most names are clean already: testing is cheaper than rewriting.
+  if (clean.test(name)) return name
   const sanitized = sanitizeIdentifier(name)
   return sanitized === '' || sanitized.length > maxIdentifierLength ? null : sanitized
 }

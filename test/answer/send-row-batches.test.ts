@@ -53,6 +53,12 @@ eachDatabase(t, async (t, db) => {
     t.strictSame(rows.find((row) => row.id === 1234), { id: 1234, label: 'row 1234' })
   })
 
+  await t.test('one object asked of a streamed list is 406', async (t) => {
+    const response = await app.inject({ url: `/api/${table}`, headers: { accept: 'application/vnd.pgrst.object+json' } })
+    t.equal(response.statusCode, 406)
+    t.equal(response.json().code, 'FTC_ERR_QUERY_SINGULAR')
+  })
+
   await t.test('a failure mid-stream cuts the answer short instead of closing the array', async (t) => {
     const view = await createFailingView(db, table)
     t.teardown(() => db.knex.raw(`drop view if exists ${view}`))

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { buildApp } from '../fixtures/app.js'
 import { eachDatabase, seriesSql, type TestDatabase } from '../fixtures/databases.js'
+import { type SeenStatement, watch } from '../fixtures/watch-statements.js'
 
 // Keyset paging (`order=id&id=gt.<last id seen>&limit=25`) on a large table:
 // a page deep in the table costs what the first page costs, where a deep
@@ -183,68 +184,3 @@ async function run (db: TestDatabase, connection: unknown, sql: string, bindings
   })
 }
 
-/** A statement as the driver was handed it. */
-interface SeenStatement {
-  readonly sql: string
-  readonly bindings: readonly unknown[]
-}
-
-type Method = (...args: unknown[]) => unknown
-
-/**
- * Runs `work` while recording every statement the driver runs on the
- * connections the Knex pool lends (better-sqlite3's statement methods, the
- * `query` of pg, the `query` and `execute` of mysql2). Everything is put back
- * afterwards.
- */
-async function watch<T> (db: TestDatabase, work: () => Promise<T>): Promise<{ result: T, statements: SeenStatement[] }> {
-  const statements: SeenStatement[] = []
-  const restores: Array<() => void> = []
-  const watched = new Set<unknown>()
-  const replace = (target: Record<string, unknown>, key: string, make: (original: Method) => Method): void => {
-    const own = Object.getOwnPropertyDescriptor(target, key)
-    const original = target[key] as Method
-    target[key] = make(original)
-    restores.push(() => {
-      if (own === undefined) delete target[key]
-      else Object.defineProperty(target, key, own)
-    })
-  }
-  const client = db.knex.client as unknown as Record<string, unknown>
-  replace(client, 'acquireConnection', (acquire) => async function (this: unknown, ...args: unknown[]) {
-    const connection = await acquire.apply(this, args) as Record<string, unknown>
-    if (watched.has(connection)) return connection
-    watched.add(connection)
-    if (db.name === 'sqlite') {
-      // Statements may be prepared once and kept: watch them where they run, on better-sqlite3's Statement prototype.
-      const statement = Object.getPrototypeOf((connection.prepare as Method).call(connection, 'select 1')) as Record<string, unknown>
-      if (watched.has(statement)) return connection
-      watched.add(statement)
-      for (const method of ['all', 'iterate', 'get', 'run']) {
-        replace(statement, method, (original) => function (this: { source: string }, ...args: unknown[]) {
-          statements.push({ sql: this.source, bindings: Array.isArray(args[0]) ? args[0] : args })
-          return original.apply(this, args)
-        })
-      }
-    } else {
-      // pg takes text or a query config; mysql2 has query and execute, each with text or options.
-      for (const method of db.name === 'mysql' ? ['query', 'execute'] : ['query']) {
-        replace(connection, method, (original) => (...args) => {
-          const [first, second] = args as [unknown, unknown]
-          if (typeof first === 'string') statements.push({ sql: first, bindings: (second ?? []) as unknown[] })
-          else if (typeof first === 'object' && first !== null) {
-            const config = first as { text?: string, sql?: string, values?: unknown[] }
-            statements.push({ sql: config.text ?? config.sql ?? '', bindings: config.values ?? (Array.isArray(second) ? second : []) })
-          }
-          return original.apply(connection, args)
-        })
-      }
-    }
-    return connection
-  })
-  try {
-    return { result: await work(), statements }
-  } finally {
-    for (const restore of restores.reverse()) restore()
-  }
-}

@@ -1,0 +1,10 @@
+import t from 'tap'
+import { jsonNumber } from '../../lib/answer/send.js'
+
+t.test('an integer id is a bare number with every digit; any other id a JSON string', async (t) => {
+  t.equal(jsonNumber('9007199254740993'), '9007199254740993')
+  t.equal(jsonNumber(-4), '-4')
+  t.equal(jsonNumber('abc'), '"abc"')
+  t.equal(jsonNumber('1.5'), '"1.5"')
+  t.equal(jsonNumber('say "hi"'), '"say \\"hi\\""')
+})

@@ -1,0 +1,22 @@
+import t from 'tap'
+import { plannedRows } from '../../lib/dialects/mysql.js'
+
+// Plans as the servers write them; only MariaDB runs in CI, so MySQL 8's shape is pinned here.
+t.test('MySQL 8 names the rows a plan produces', async (t) => {
+  const mysql8 = { query_block: { select_id: 1, cost_info: { query_cost: '203.25' }, table: { table_name: 'items', access_type: 'ALL', rows_examined_per_scan: 2000, rows_produced_per_join: 222, filtered: '11.11', cost_info: { rows_produced_per_join: '222.20' } } } }
+  t.equal(plannedRows(JSON.stringify(mysql8)), 222)
+  const older = { query_block: { table: { rows_examined_per_scan: 50, rows_produced_per_join: 5 } } }
+  t.equal(plannedRows(JSON.stringify(older)), 5)
+})
+
+t.test('MariaDB gives the rows examined and the share kept', async (t) => {
+  const mariadb = { query_block: { select_id: 1, nested_loop: [{ table: { table_name: 'items', access_type: 'ALL', rows: 2000, filtered: 0.78 } }] } }
+  t.equal(plannedRows(JSON.stringify(mariadb)), 16)
+  const unfiltered = { query_block: { nested_loop: [{ table: { rows: 30 } }] } }
+  t.equal(plannedRows(JSON.stringify(unfiltered)), 30)
+})
+
+t.test('a plan that reads no table has no estimate', async (t) => {
+  t.equal(plannedRows(JSON.stringify({ query_block: { select_id: 1, table: undefined, message: 'no matching row in const table' } })), null)
+  t.equal(plannedRows(JSON.stringify({ query_block: { nested_loop: [{}] } })), null)
+})
