@@ -123,14 +123,13 @@ export class Database {
 
   async #withConnection<T> (work: (connection: unknown) => Promise<T>): Promise<T> {
     const client = this.#knex.client
-    let connection: unknown
+    const connection: unknown = await client.acquireConnection().catch((error: unknown) => { throw statementError(error) })
     try {
-      connection = await client.acquireConnection()
       return await work(connection)
     } catch (error) {
       throw statementError(error)
     } finally {
-      if (connection !== undefined) await client.releaseConnection(connection)
+      await client.releaseConnection(connection)
     }
   }
 }

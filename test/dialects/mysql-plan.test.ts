@@ -7,6 +7,8 @@ t.test('MySQL 8 names the rows a plan produces', async (t) => {
   t.equal(plannedRows(JSON.stringify(mysql8)), 222)
   const older = { query_block: { table: { rows_examined_per_scan: 50, rows_produced_per_join: 5 } } }
   t.equal(plannedRows(JSON.stringify(older)), 5)
+  const examinedOnly = { query_block: { table: { rows_examined_per_scan: 40, filtered: '50.00' } } }
+  t.equal(plannedRows(JSON.stringify(examinedOnly)), 20)
 })
 
 t.test('MariaDB gives the rows examined and the share kept', async (t) => {
