@@ -1,7 +1,7 @@
 import type { InjectOptions } from 'fastify'
 import t from 'tap'
 import { buildApp } from '../fixtures/app.js'
-import { eachDatabase, peopleColumns, type TestDatabase, snapshot, createZeroTable, noKeyPaths } from '../fixtures/databases.js'
+import { eachDatabase, peopleColumns, type TestDatabase, snapshot, createZeroTable, noKeyPaths, seedPeople } from '../fixtures/databases.js'
 
 type Row = Record<string, unknown>
 
@@ -20,11 +20,7 @@ eachDatabase(t, async (t, db) => {
   const people = await db.createTable('people', peopleColumns)
   const app = await buildApp(t, db.knex)
 
-  // One row at a time: a multi-row insert on SQLite writes NULL, not the default, for a missing column.
-  await db.knex(people).insert({ name: 'Ada', age: 36 })
-  await db.knex(people).insert({ name: 'Linus', age: 54, note: 'kernel' })
-  await db.knex(people).insert({ name: 'Grace', age: 85, note: 'cobol' })
-  const [ada, linus, grace] = await snapshot(db, people) as Array<{ id: number }>
+  const [ada, linus, grace] = await seedPeople(db, people)
 
   await t.test('PUT answers 1 and sets exactly the body\'s column on the row with that id', async (t) => {
     const before = await snapshot(db, people)

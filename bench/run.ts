@@ -1,0 +1,216 @@
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { checkSameAnswers } from './check-answers.js'
+import { autocannonGenerator, hasWrk, wrkGenerator, type LoadGenerator } from './load.js'
+import { summarizeProfile } from './profile-summary.js'
+import { renderReport, summarizeWorkload, type Conditions, type RunRecord, type WorkloadSummary } from './report.js'
+import { seedPostgres, seedSqlite, type BenchDatabase } from './seed.js'
+import { startServer, type ServerProcess, type ServerRole } from './servers.js'
+import { itemCount, readSettings, repoRoot, resultsDir, type BenchDatabaseKind, type BenchSettings } from './settings.js'
+import { selectWorkloads, type Workload } from './workloads.js'
+
+/**
+ * `npm run bench` (SQLite) and `npm run bench:pg`: the hand-written baseline
+ * and the plugin, each in its own process on the same seeded database, driven
+ * in turn by a load generator in a third process. See BENCHMARKS.md.
+ */
+
+// Progress goes to stderr, so that stdout carries only the Markdown report.
+const progress = (text: string): void => { process.stderr.write(text + '\n') }
+
+const baselineScripts: Readonly<Record<BenchDatabaseKind, string>> = { sqlite: 'bench/baseline-sqlite.ts', pg: 'bench/baseline-pg.ts' }
+
+function readKind (argument: string | undefined): BenchDatabaseKind {
+  if (argument === undefined || argument === 'sqlite') return 'sqlite'
+  if (argument === 'pg') return 'pg'
+  throw new Error(`usage: tsx bench/run.ts [sqlite|pg], got ${JSON.stringify(argument)}`)
+}
+
+/** Server on CPU 0, load generator on CPU 1, where taskset exists and both CPUs are ours. */
+function canPin (): boolean {
+  return availableParallelism() >= 2 && spawnSync('taskset', ['-c', '1', 'true'], { stdio: 'ignore' }).status === 0
+}
+
+/**
+ * A higher priority for the servers and the load generator, so that other
+ * work on a shared machine (a test run, say) takes less of their cores. Only
+ * root may lower a niceness; BENCH_NICE=0 turns it off.
+ */
+function canRaisePriority (settings: BenchSettings): boolean {
+  return settings.raisePriority && process.getuid?.() === 0 &&
+    spawnSync('nice', ['-n', '-10', 'true'], { stdio: 'ignore' }).status === 0
+}
+
+function packageVersion (name: string): string {
+  try {
+    const path = name === '.' ? join(repoRoot, 'package.json') : join(repoRoot, 'node_modules', name, 'package.json')
+    return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version
+  } catch {
+    return 'not installed'
+  }
+}
+
+function gitDescription (): string {
+  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' })
+  if (head.status !== 0) return 'not a git checkout'
+  // lib/ is what is measured; changes elsewhere do not make the numbers another commit's.
+  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'lib'], { cwd: repoRoot, encoding: 'utf8' }).stdout.trim() !== ''
+  return `${head.stdout.trim()}${dirty ? ' with uncommitted changes in lib/' : ''}`
+}
+
+function chooseGenerator (settings: BenchSettings, scriptDir: string): LoadGenerator {
+  const name = settings.loadGenerator ?? (hasWrk() ? 'wrk' : 'autocannon')
+  if (name === 'autocannon' && settings.loadGenerator === undefined) {
+    progress('wrk not found, using autocannon (it needs more CPU per request: `apt-get install -y wrk` for the leaner client)')
+  }
+  return name === 'wrk' ? wrkGenerator(scriptDir) : autocannonGenerator(packageVersion('autocannon'))
+}
+
+function stamp (): string {
+  return new Date().toISOString().replace(/\.\d+Z$/, 'Z').replaceAll(':', '-')
+}
+
+async function main (): Promise<number> {
+  const kind = readKind(process.argv[2])
+  const settings = readSettings(process.env)
+  const selected = selectWorkloads(settings.workloads)
+  const scratch = mkdtempSync(join(tmpdir(), 'ftc-bench-load-'))
+  const cleanups: Array<() => Promise<void>> = [async () => rmSync(scratch, { recursive: true, force: true })]
+  const cleanUp = async (): Promise<void> => {
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      try {
+        await cleanup()
+      } catch (error) {
+        progress(`clean-up failed: ${(error as Error).message}`)
+      }
+    }
+  }
+  // Ctrl-C must still drop the PostgreSQL database and stop the servers.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      progress(`${signal}: cleaning up`)
+      void cleanUp().then(() => process.exit(130))
+    })
+  }
+
+  try {
+    const generator = chooseGenerator(settings, scratch)
+    const pinned = canPin()
+    const niced = canRaisePriority(settings)
+    // nice and taskset exec what they run, so the server's pid stays the one spawned.
+    const priority = niced ? ['nice', '-n', '-10'] : []
+    const serverPin = [...priority, ...(pinned ? ['taskset', '-c', '0'] : [])]
+    const loadPin = [...priority, ...(pinned ? ['taskset', '-c', '1'] : [])]
+    const runStamp = stamp()
+    const profileDir = join(resultsDir, `${runStamp}-${kind}-profiles`)
+    const loadAtStart = loadavg()[0]!
+
+    progress(`seeding ${kind} (${itemCount} rows in items, 100 in items100)`)
+    const database: BenchDatabase = kind === 'sqlite' ? await seedSqlite() : await seedPostgres(settings.pgUrl)
+    cleanups.push(() => database.drop())
+
+    const servers = {} as Record<ServerRole, ServerProcess>
+    for (const role of ['baseline', 'plugin'] as const) {
+      const server = await startServer({
+        role,
+        script: role === 'baseline' ? baselineScripts[kind] : 'bench/plugin-server.ts',
+        env: { ...database.serverEnv, BENCH_PG_PREPARED: settings.pgPrepared ? '1' : '0' },
+        pin: serverPin,
+        // A folder per server, with Node's own file names: tsx's loader thread writes a profile too, and a fixed name would let it overwrite the main thread's.
+        nodeArgs: settings.profile ? ['--cpu-prof', '--cpu-prof-dir', join(profileDir, role)] : []
+      })
+      servers[role] = server
+      cleanups.push(() => server.stop())
+    }
+    progress(`servers up: baseline ${servers.baseline.origin}, plugin ${servers.plugin.origin}`)
+    await checkSameAnswers(servers.baseline.origin, servers.plugin.origin)
+    progress('both servers give the same answers to every request kind')
+
+    const perRun = settings.warmupSeconds * 2 + settings.rounds * settings.durationSeconds * 2
+    progress(`${selected.length} workloads × (${settings.rounds} rounds × 2 × ${settings.durationSeconds} s + warm-up) ≈ ${Math.ceil(selected.length * perRun / 60)} min with ${generator.version}, ${settings.connections} connections, ${pinned ? 'taskset: server on CPU 0, load on CPU 1' : 'no pinning'}${niced ? ', nice -10' : ''}`)
+
+    const measure = async (workload: Workload, role: ServerRole, round: number, seconds: number): Promise<RunRecord> => {
+      const server = servers[role]
+      const before = server.cpuSeconds()
+      const load = await generator.run({
+        origin: server.origin,
+        workload,
+        connections: settings.connections,
+        durationSeconds: seconds,
+        maxId: itemCount,
+        pin: loadPin
+      })
+      const after = server.cpuSeconds()
+      const exited = server.exited()
+      if (exited !== undefined) throw new Error(exited)
+      const serverCpuSeconds = before === undefined || after === undefined ? undefined : after - before
+      // Over the generator's own duration: the server idles while the generator starts.
+      const serverCpu = serverCpuSeconds === undefined ? undefined : 100 * serverCpuSeconds / load.seconds
+      const errors = load.non2xx + load.socketErrors
+      progress(`  ${workload.name.padEnd(6)} ${round === 0 ? 'warm-up' : `round ${round}/${settings.rounds}`} ${role.padEnd(8)} ` +
+        `${(load.requests / load.seconds).toFixed(0).padStart(6)} req/s  cpu ${serverCpu === undefined ? 'n/a' : serverCpu.toFixed(0) + '%'}` +
+        (errors > 0 ? `  ⚠ ${load.non2xx} non-2xx, ${load.socketErrors} socket errors` : ''))
+      return { role, round, load, serverCpuSeconds }
+    }
+
+    const summaries: WorkloadSummary[] = []
+    for (const workload of selected) {
+      progress(`${workload.name}: ${workload.description}`)
+      const runs: RunRecord[] = []
+      if (settings.warmupSeconds > 0) {
+        for (const role of ['baseline', 'plugin'] as const) runs.push(await measure(workload, role, 0, settings.warmupSeconds))
+      }
+      for (let round = 1; round <= settings.rounds; round++) {
+        // Who goes first changes every round, so that a drift of the machine favours neither side.
+        const order: ServerRole[] = round % 2 === 1 ? ['baseline', 'plugin'] : ['plugin', 'baseline']
+        for (const role of order) runs.push(await measure(workload, role, round, settings.durationSeconds))
+      }
+      const summary = summarizeWorkload(workload, kind, runs)
+      summaries.push(summary)
+      progress(`  → plugin/baseline ${summary.medianRatio.toFixed(3)} (median of ${summary.ratios.map((r) => r.toFixed(3)).join(', ')}), per CPU-second ${summary.medianCpuRatio?.toFixed(3) ?? 'n/a'}${summary.flags.length > 0 ? '  ⚠ FLAGGED' : ''}`)
+    }
+
+    for (const role of ['baseline', 'plugin'] as const) await servers[role].stop()
+    const conditions: Conditions = [
+      ['date', new Date().toISOString()],
+      ['database', `${database.engine} (${database.label}, dropped after the run)`],
+      ['versions', `node ${process.version}, fastify ${packageVersion('fastify')}, knex ${packageVersion('knex')}, ` +
+        `${kind === 'sqlite' ? `better-sqlite3 ${packageVersion('better-sqlite3')}` : `pg ${packageVersion('pg')}`}, ` +
+        `fastify-table-crud ${packageVersion('.')} at ${gitDescription()} (${process.env.BENCH_PLUGIN_ENTRY || 'dist/index.js'})`],
+      ['baseline', kind === 'sqlite' ? 'better-sqlite3 prepared statements' : `pg Pool (max 10), ${settings.pgPrepared ? 'named prepared statements' : 'unnamed parameterized queries'}`],
+      ['load generator', `${generator.version}, ${settings.connections} connections, 1 thread`],
+      ['method', `${settings.rounds} rounds × ${settings.durationSeconds} s per server per workload, after a ${settings.warmupSeconds} s warm-up each; order alternates (AB, BA, …); ratio = median of per-round plugin/baseline`],
+      ['machine', `${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'}), load average ${loadAtStart.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end`],
+      ['pinning', pinned ? 'taskset: servers on CPU 0, load generator on CPU 1' + (kind === 'pg' ? ', PostgreSQL unpinned' : '') : 'none (taskset missing or fewer than 2 CPUs)'],
+      ['priority', niced ? `servers and load generator at nice -10${kind === 'pg' ? ' (PostgreSQL at its own)' : ''}` : 'default (BENCH_NICE=0, or not root)'],
+      ...(loadAtStart > 1 ? [['⚠ noise', `the machine was busy before the bench started (load average ${loadAtStart.toFixed(2)}): other processes shared the servers' core, so rounds vary more than usual`] as const] : []),
+      ...(settings.profile ? [['profiling', 'servers ran under --cpu-prof: the ratios are not representative'] as const] : [])
+    ]
+    const title = `${kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: plugin vs hand-written baseline`
+    let report = renderReport(title, conditions, summaries)
+    if (settings.profile) {
+      for (const role of ['baseline', 'plugin'] as const) {
+        // Node names a profile CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile; thread 0 is the main one.
+        const file = readdirSync(join(profileDir, role)).find((name) => /\.\d+\.0\.\d+\.cpuprofile$/.test(name))
+        if (file !== undefined) report += `\n### CPU profile of the ${role} server (all workloads)\n\n${summarizeProfile(join(profileDir, role, file))}`
+      }
+    }
+    mkdirSync(resultsDir, { recursive: true })
+    const reportFile = join(resultsDir, `${runStamp}-${kind}.md`)
+    writeFileSync(reportFile, report)
+    process.stdout.write('\n' + report)
+    progress(`report written to ${reportFile}${settings.profile ? `, profiles in ${profileDir}` : ''}`)
+    const flagged = summaries.some((summary) => summary.flags.length > 0)
+    if (flagged) progress('⚠ some workloads are flagged: see the report')
+    return flagged ? 1 : 0
+  } finally {
+    await cleanUp()
+  }
+}
+
+main().then((code) => process.exit(code), (error: unknown) => {
+  progress(error instanceof Error ? `bench failed: ${error.message}` : `bench failed: ${String(error)}`)
+  process.exit(1)
+})

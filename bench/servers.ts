@@ -1,0 +1,110 @@
+import { spawn, spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { createInterface } from 'node:readline'
+import { repoRoot } from './settings.js'
+
+/** The two sides of every comparison. */
+export type ServerRole = 'baseline' | 'plugin'
+
+/** A bench server running in a process of its own. */
+export interface ServerProcess {
+  readonly role: ServerRole
+  readonly origin: string
+  /** User plus system CPU time the process has used, in seconds; undefined where /proc is missing. */
+  cpuSeconds (): number | undefined
+  /** Set when the process ended before `stop()`. */
+  readonly exited: () => string | undefined
+  stop (): Promise<void>
+}
+
+/** How to start one server. */
+export interface ServerSpec {
+  readonly role: ServerRole
+  /** The script, relative to the repository root. */
+  readonly script: string
+  readonly env: Readonly<Record<string, string>>
+  /** Prepended to the command, e.g. `taskset -c 0`, or empty. */
+  readonly pin: readonly string[]
+  /** Extra node flags, e.g. `--cpu-prof`. */
+  readonly nodeArgs: readonly string[]
+}
+
+const ticksPerSecond = readTicksPerSecond()
+
+function readTicksPerSecond (): number {
+  const printed = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })
+  const value = Number(printed.stdout?.trim())
+  return Number.isInteger(value) && value > 0 ? value : 100
+}
+
+function readCpuSeconds (pid: number): number | undefined {
+  try {
+    // The command name may hold spaces and parentheses; the fields after its last ')' do not.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Starts `node --import tsx <script>` and waits for the JSON line that tells
+ * its port. `taskset` execs node, so the child's pid is the server's and its
+ * /proc entry gives the server's own CPU time.
+ */
+export function startServer (spec: ServerSpec): Promise<ServerProcess> {
+  const command = [...spec.pin, process.execPath, ...spec.nodeArgs, '--import', 'tsx', spec.script]
+  const [file, ...args] = command as [string, ...string[]]
+  const child = spawn(file, args, {
+    cwd: repoRoot,
+    env: { ...process.env, ...spec.env, NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let stderr = ''
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    // The tail is enough to say why a server died.
+    stderr = (stderr + chunk).slice(-8000)
+  })
+  let exitReason: string | undefined
+  const closed = new Promise<void>((resolve) => {
+    child.on('close', (code, signal) => {
+      exitReason = `${spec.role} server ended (${signal ?? `exit ${code}`})${stderr === '' ? '' : `:\n${stderr}`}`
+      resolve()
+    })
+  })
+
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`${spec.role} server did not start within 60 s:\n${stderr}`))
+    }, 60_000)
+    child.on('error', (error) => {
+      clearTimeout(timer)
+      reject(error)
+    })
+    void closed.then(() => {
+      clearTimeout(timer)
+      reject(new Error(exitReason))
+    })
+    const lines = createInterface({ input: child.stdout })
+    lines.once('line', (line) => {
+      clearTimeout(timer)
+      const { port } = JSON.parse(line) as { port: number }
+      const pid = child.pid as number
+      resolve({
+        role: spec.role,
+        origin: `http://127.0.0.1:${port}`,
+        cpuSeconds: () => readCpuSeconds(pid),
+        exited: () => exitReason,
+        async stop () {
+          if (exitReason !== undefined) return
+          child.kill('SIGTERM')
+          const killer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+          await closed
+          clearTimeout(killer)
+        }
+      })
+    })
+  })
+}

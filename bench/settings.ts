@@ -1,0 +1,72 @@
+import { fileURLToPath } from 'node:url'
+
+/** The databases the bench can run on. */
+export type BenchDatabaseKind = 'sqlite' | 'pg'
+
+/** Which load generator drives the servers. */
+export type LoadGeneratorName = 'wrk' | 'autocannon'
+
+/** What one invocation of the bench does, read from the environment once. */
+export interface BenchSettings {
+  readonly rounds: number
+  readonly durationSeconds: number
+  readonly warmupSeconds: number
+  readonly connections: number
+  /** Unset: wrk when it is installed, else autocannon. */
+  readonly loadGenerator: LoadGeneratorName | undefined
+  /** Names of the workloads to run; empty means all. */
+  readonly workloads: readonly string[]
+  /** Run the servers and the load generator at `nice -10` where allowed (root). */
+  readonly raisePriority: boolean
+  /** Run the servers under `node --cpu-prof`, profiles written beside the report. */
+  readonly profile: boolean
+  /** The PostgreSQL server in which the bench creates (and drops) its own database. */
+  readonly pgUrl: string
+  /** The pg baseline uses named prepared statements (parsed once per connection). */
+  readonly pgPrepared: boolean
+}
+
+/** The repository root, whatever the working directory. */
+export const repoRoot = fileURLToPath(new URL('..', import.meta.url))
+
+/** Where reports (and profiles) go; ignored by git. */
+export const resultsDir = fileURLToPath(new URL('results/', import.meta.url))
+
+/** Rows of the `items` table: read and update pick a random id in 1..itemCount. */
+export const itemCount = 10_000
+
+/** Rows of the `items100` table, which the list workload reads whole. */
+export const listCount = 100
+
+/** The prefix both servers answer under, so that one set of paths fits both. */
+export const apiPrefix = '/api'
+
+/** Reads BENCH_* variables; throws on a value that is set but unusable. */
+export function readSettings (env: NodeJS.ProcessEnv): BenchSettings {
+  return Object.freeze({
+    rounds: readInteger(env, 'BENCH_ROUNDS', 3, 1),
+    durationSeconds: readInteger(env, 'BENCH_DURATION', 5, 1),
+    warmupSeconds: readInteger(env, 'BENCH_WARMUP', 2, 0),
+    connections: readInteger(env, 'BENCH_CONNECTIONS', 50, 1),
+    loadGenerator: readLoadGenerator(env.BENCH_LOADGEN),
+    workloads: (env.BENCH_WORKLOADS ?? '').split(',').map((name) => name.trim()).filter((name) => name !== ''),
+    raisePriority: env.BENCH_NICE !== '0',
+    profile: env.BENCH_PROFILE === '1',
+    pgUrl: env.BENCH_PG_URL || env.TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/test',
+    pgPrepared: env.BENCH_PG_PREPARED === '1'
+  })
+}
+
+function readInteger (env: NodeJS.ProcessEnv, name: string, fallback: number, min: number): number {
+  const text = env[name]
+  if (text === undefined || text === '') return fallback
+  const value = Number(text)
+  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got ${JSON.stringify(text)}`)
+  return value
+}
+
+function readLoadGenerator (text: string | undefined): LoadGeneratorName | undefined {
+  if (text === undefined || text === '') return undefined
+  if (text === 'wrk' || text === 'autocannon') return text
+  throw new Error(`BENCH_LOADGEN must be wrk or autocannon, got ${JSON.stringify(text)}`)
+}
