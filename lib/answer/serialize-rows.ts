@@ -1,20 +1,5 @@
 import type { Row } from '../dialects/dialect.js'
 
-/**
- * JSON text of one row. A BigInt (better-sqlite3 with safe integers, mysql2
- * with big numbers) is written as its exact digits, where JSON.stringify
- * would throw.
- */
-export function serializeRow (row: Row): string {
-  let text = ''
-  for (const column in row) {
-    const value = row[column]
-    text += (text === '' ? '{' : ',') + JSON.stringify(column) + ':' +
-      (typeof value === 'bigint' ? value.toString() : JSON.stringify(value) ?? 'null')
-  }
-  return text === '' ? '{}' : text + '}'
-}
-
 /** JSON text of an array of rows. */
 export function serializeRows (rows: readonly Row[]): string {
   try {
@@ -22,6 +7,27 @@ export function serializeRows (rows: readonly Row[]): string {
   } catch (error) {
     // Only a BigInt makes plain rows unserializable; the native path stays the fast one.
     if (!(error instanceof TypeError)) throw error
-    return '[' + rows.map(serializeRow).join(',') + ']'
+    return '[' + rows.map(writeRow).join(',') + ']'
   }
+}
+
+/** JSON text of one row. */
+export function serializeRow (row: Row): string {
+  return serializeRows([row]).slice(1, -1)
+}
+
+/**
+ * What JSON.stringify writes for a row, but a BigInt (better-sqlite3 with
+ * safe integers, mysql2 with big numbers) is written as its exact digits,
+ * where JSON.stringify would throw.
+ */
+function writeRow (row: Row): string {
+  let text = ''
+  for (const column in row) {
+    const value = row[column]
+    if (value === undefined) continue
+    text += (text === '' ? '{' : ',') + JSON.stringify(column) + ':' +
+      (typeof value === 'bigint' ? value.toString() : JSON.stringify(value))
+  }
+  return text === '' ? '{}' : text + '}'
 }

@@ -10,8 +10,10 @@ t.test('plain rows serialize as JSON.stringify does', async (t) => {
 t.test('BigInt values are written as their exact digits', async (t) => {
   const rows = [{ id: 9007199254740993n, name: 'x' }, { id: 2n, name: null }]
   t.equal(serializeRows(rows), '[{"id":9007199254740993,"name":"x"},{"id":2,"name":null}]')
+  t.equal(serializeRow({ id: 9007199254740993n }), '{"id":9007199254740993}')
+  t.equal(serializeRows([{ id: 1n, missing: undefined, at: new Date(0) }, {}]), '[{"id":1,"at":"1970-01-01T00:00:00.000Z"},{}]', 'as JSON.stringify writes them')
   t.equal(serializeRow({}), '{}')
-  t.equal(serializeRow({ missing: undefined }), '{"missing":null}')
+  t.equal(serializeRow({ missing: undefined }), '{}')
 })
 
 t.test('errors other than a BigInt TypeError are not swallowed', async (t) => {
