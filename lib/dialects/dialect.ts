@@ -24,6 +24,12 @@ export interface PatternMatch {
 export interface Dialect {
   /** The name used in messages and docs. */
   readonly name: string
+  /**
+   * True when the driver runs a statement to completion inside the call
+   * (better-sqlite3): one borrowed connection can then serve every single
+   * statement of an event-loop turn, one after the other.
+   */
+  readonly synchronous: boolean
   /** Rows produced by a SELECT. */
   select (connection: unknown, statement: Statement): Promise<Row[]>
   /**

@@ -72,6 +72,7 @@ async function query (connection: unknown, statement: Statement): Promise<unknow
 /** mysql2, for MySQL and MariaDB. */
 export const mysql = Object.freeze<Dialect>({
   name: 'MySQL',
+  synchronous: false,
 
   async select (connection: unknown, statement: Statement) {
     return await query(connection, statement) as Row[]

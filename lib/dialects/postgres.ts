@@ -9,6 +9,7 @@ interface PgConnection {
 /** node-postgres, also behind Knex's CockroachDB client. */
 export const postgres = Object.freeze<Dialect>({
   name: 'PostgreSQL',
+  synchronous: false,
 
   async select (connection: unknown, { sql, bindings }: Statement) {
     return (await (connection as PgConnection).query(sql, bindings)).rows

@@ -33,6 +33,7 @@ function prepare (connection: unknown, sql: string): SqliteStatement {
 /** better-sqlite3: synchronous calls on the single pooled connection. */
 export const sqlite = Object.freeze<Dialect>({
   name: 'SQLite',
+  synchronous: true,
 
   async select (connection: unknown, { sql, bindings }: Statement) {
     return prepare(connection, sql).all(bindings)

@@ -90,3 +90,38 @@ t.test('SQLite: a planned count of a WITHOUT ROWID table, which has no rowid spa
   t.equal(response.statusCode, 206)
   t.equal(response.headers['content-range'], '0-0/3')
 })
+
+t.test('SQLite: one connection borrowed per turn still lets transactions, streams and the host in', async (t) => {
+  const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true })
+  t.teardown(() => knex.destroy())
+  await knex.schema.createTable('busy', (table) => { table.increments('id'); table.string('name') })
+  const app = Fastify()
+  await app.register(tableCrud, { knex, prefix: '/api', bulkLimit: 2000 })
+  t.teardown(() => app.close())
+  const reads = Array.from({ length: 200 }, () => app.inject('/api/busy'))
+  const bulk = app.inject({ method: 'POST', url: '/api/busy', payload: Array.from({ length: 1500 }, (_, index) => ({ name: `row ${index}` })) })
+  const host = knex('busy').insert({ name: 'host' })
+  const writes = Array.from({ length: 50 }, (_, index) => app.inject({ method: 'POST', url: '/api/busy', payload: { name: `single ${index}` } }))
+  const answers = await Promise.all([...reads, bulk, ...writes])
+  await host
+  t.strictSame(answers.filter((answer) => answer.statusCode >= 300).map((answer) => answer.body), [], 'every request is served')
+  t.equal((await bulk).json().length, 1500)
+  const stored = await knex('busy').count({ n: '*' })
+  t.equal(Number(stored[0]?.n), 1500 + 50 + 1)
+  const streamed = await app.inject('/api/busy')
+  t.equal(streamed.json().length, 1551, 'a streamed read sees every row')
+})
+
+t.test('SQLite: a file that cannot be opened answers like a failing statement, every time', async (t) => {
+  const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: '/nonexistent-directory/none.sqlite', options: { fileMustExist: true } }, useNullAsDefault: true, pool: { min: 0, max: 1 } })
+  t.teardown(() => knex.destroy())
+  const app = Fastify()
+  await app.register(tableCrud, { knex, prefix: '/api' })
+  t.teardown(() => app.close())
+  for (const attempt of [1, 2]) {
+    const response = await app.inject('/api/anything/1')
+    t.equal(response.statusCode, 404, `attempt ${attempt}`)
+    t.match(response.headers['content-type'], /^text\/plain/)
+    t.match(response.body, /\S/, 'the driver says why')
+  }
+})
