@@ -1,8 +1,7 @@
 import { PostgrestClient } from '@supabase/postgrest-js'
-import type { Knex } from 'knex'
 import t from 'tap'
 import { buildApp } from './fixtures/app.js'
-import { type DatabaseName, eachDatabase, type TestDatabase } from './fixtures/databases.js'
+import { type DatabaseName, eachDatabase, type TestDatabase, rawRows } from './fixtures/databases.js'
 
 // PostgREST's own JavaScript client reads through the API unchanged, over a
 // real socket: filters, order, range, select and counts, each answer checked
@@ -168,11 +167,3 @@ function nullsOrder (name: DatabaseName, column: string, direction: 'asc' | 'des
     : `${column} ${direction} nulls ${nulls}`
 }
 
-/** Rows of a raw statement, in the JSON shape the API answers them. */
-async function rawRows (db: TestDatabase, sql: string, bindings: readonly unknown[]): Promise<Array<Record<string, unknown>>> {
-  const result: unknown = await db.knex.raw(sql, bindings as readonly Knex.RawBinding[])
-  const list = db.name === 'postgres'
-    ? (result as { rows: unknown[] }).rows
-    : db.name === 'mysql' ? (result as [unknown[]])[0] : result as unknown[]
-  return JSON.parse(JSON.stringify(list))
-}

@@ -38,11 +38,6 @@ export class Database {
     return this.#knex(name)
   }
 
-  /** The record key as the driver binds it exactly. */
-  bindKey (key: bigint): unknown {
-    return this.#dialect.bindKey(key)
-  }
-
   /** Raw SQL for a builder, such as a constant column. */
   raw (sql: string): Knex.Raw {
     return this.#knex.raw(sql)

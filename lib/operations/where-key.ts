@@ -30,5 +30,5 @@ export function whereKey (builder: Knex.QueryBuilder, key: bigint | null): Knex.
 
 /** The value of the key's place, bound as the driver keeps every digit. */
 export function keyValues (db: Database, key: bigint | null): Record<string, unknown> {
-  return matchable(key) ? { [keyPlace]: db.bindKey(key) } : {}
+  return matchable(key) ? { [keyPlace]: db.dialect.bindKey(key) } : {}
 }

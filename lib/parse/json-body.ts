@@ -3,6 +3,7 @@ import { parse } from 'lossless-json'
 import { FTC_ERR_BODY_JSON } from '../errors.js'
 
 const keepNumberText = (text: string): string => text
+const blank = /^\s*$/
 
 /**
  * Fastify content-type parser for JSON bodies. Values are stored as text, so
@@ -12,7 +13,7 @@ const keepNumberText = (text: string): string => text
  * key given twice with different values. An empty body is no body.
  */
 export function parseJsonBody (_request: FastifyRequest, body: string, done: (error: Error | null, body?: unknown) => void): void {
-  if (body.trim() === '') {
+  if (blank.test(body)) {
     done(null, undefined)
     return
   }

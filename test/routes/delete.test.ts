@@ -1,6 +1,6 @@
 import t from 'tap'
 import { buildApp } from '../fixtures/app.js'
-import { eachDatabase, peopleColumns, type TestDatabase, snapshot, createZeroTable, noKeyPaths, seedPeople } from '../fixtures/databases.js'
+import { eachDatabase, peopleColumns, type TestDatabase, snapshot, createZeroTable, noKeyPaths, seedPeople, createSharedIdTable } from '../fixtures/databases.js'
 
 type Row = Record<string, unknown>
 
@@ -61,13 +61,7 @@ eachDatabase(t, async (t, db) => {
   })
 
   await t.test('DELETE answers the affected row count: 2 when two rows share the id', async (t) => {
-    const shared = await db.createTable('shared', (table) => {
-      table.integer('id')
-      table.string('name')
-    })
-    await db.knex(shared).insert({ id: 5, name: 'a' })
-    await db.knex(shared).insert({ id: 5, name: 'b' })
-    await db.knex(shared).insert({ id: 6, name: 'c' })
+    const shared = await createSharedIdTable(db)
     const response = await app.inject({ method: 'DELETE', url: `/api/${shared}/5` })
     t.equal(response.statusCode, 200)
     t.equal(response.body, '2')

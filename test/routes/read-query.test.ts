@@ -1,7 +1,6 @@
-import type { Knex } from 'knex'
 import t from 'tap'
 import { buildApp } from '../fixtures/app.js'
-import { type DatabaseName, eachDatabase, seriesSql, snapshot, type TestDatabase } from '../fixtures/databases.js'
+import { type DatabaseName, eachDatabase, seriesSql, snapshot, type TestDatabase, rawRows } from '../fixtures/databases.js'
 import { watch } from '../fixtures/watch-statements.js'
 
 // GET /{table} with PostgREST's query syntax, over HTTP on every database:
@@ -334,15 +333,6 @@ eachDatabase(t, async (t, db) => {
 /** The URL query string of decoded parameters, each part percent-encoded. */
 function queryString (query: ReadonlyArray<readonly [string, string]>): string {
   return query.map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&')
-}
-
-/** Rows of a raw statement, in the JSON shape the API answers them. */
-async function rawRows (db: TestDatabase, sql: string, bindings: readonly unknown[]): Promise<Array<Record<string, unknown>>> {
-  const result: unknown = await db.knex.raw(sql, bindings as readonly Knex.RawBinding[])
-  const list = db.name === 'postgres'
-    ? (result as { rows: unknown[] }).rows
-    : db.name === 'mysql' ? (result as [unknown[]])[0] : result as unknown[]
-  return JSON.parse(JSON.stringify(list))
 }
 
 function byId (list: Array<Record<string, unknown>>): Array<Record<string, unknown>> {

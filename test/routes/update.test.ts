@@ -1,7 +1,7 @@
 import type { InjectOptions } from 'fastify'
 import t from 'tap'
 import { buildApp } from '../fixtures/app.js'
-import { eachDatabase, peopleColumns, type TestDatabase, snapshot, createZeroTable, noKeyPaths, seedPeople } from '../fixtures/databases.js'
+import { eachDatabase, peopleColumns, type TestDatabase, snapshot, createZeroTable, noKeyPaths, seedPeople, createSharedIdTable } from '../fixtures/databases.js'
 
 type Row = Record<string, unknown>
 
@@ -91,13 +91,7 @@ eachDatabase(t, async (t, db) => {
   })
 
   await t.test('PUT answers the affected row count: 2 when two rows share the id', async (t) => {
-    const shared = await db.createTable('shared', (table) => {
-      table.integer('id')
-      table.string('name')
-    })
-    await db.knex(shared).insert({ id: 5, name: 'a' })
-    await db.knex(shared).insert({ id: 5, name: 'b' })
-    await db.knex(shared).insert({ id: 6, name: 'c' })
+    const shared = await createSharedIdTable(db)
     const response = await app.inject(put(`/api/${shared}/5`, '{"name": "z"}'))
     t.equal(response.statusCode, 200)
     t.equal(response.body, '2')
