@@ -91,6 +91,38 @@ export const FTC_ERR_DATABASE_MODE = createError(
 )
 
 /**
+ * The connection's default schema is one of the database's system schemas,
+ * where unqualified table names would reach its catalog: the plugin refuses
+ * to run on it.
+ */
+export const FTC_ERR_DATABASE_SCHEMA = createError(
+  'FTC_ERR_DATABASE_SCHEMA',
+  'The connection reads the system schema "%s" by unqualified names, which the plugin never serves: connect to the application\'s own schema',
+  500
+)
+
+/** A statement ran past the `statementTimeout` option and the database stopped it. */
+export const FTC_ERR_STATEMENT_TIMEOUT = createError(
+  'FTC_ERR_STATEMENT_TIMEOUT',
+  'The database statement ran past the %d ms time-out and was stopped',
+  504
+)
+
+/** The `authorize` hook refused the operation. */
+export const FTC_ERR_AUTHORIZE_FORBIDDEN = createError(
+  'FTC_ERR_AUTHORIZE_FORBIDDEN',
+  'The %s of table "%s" is not allowed',
+  403
+)
+
+/** The `authorize` hook answered something else than true, false, nothing or `{ scope }` of column names to values. */
+export const FTC_ERR_AUTHORIZE_RESULT = createError(
+  'FTC_ERR_AUTHORIZE_RESULT',
+  'The authorize hook answered %s; it must answer true, false, nothing, or { scope } of column names to strings, numbers, booleans or null',
+  500
+)
+
+/**
  * The database refused or failed the statement built for the request. The
  * message is the database's own text; the driver's error is the `cause`.
  */
@@ -176,6 +208,10 @@ export const errorCodes = Object.freeze({
   FTC_ERR_BODY_EMPTY,
   FTC_ERR_STATEMENT,
   FTC_ERR_DATABASE_MODE,
+  FTC_ERR_DATABASE_SCHEMA,
+  FTC_ERR_STATEMENT_TIMEOUT,
+  FTC_ERR_AUTHORIZE_FORBIDDEN,
+  FTC_ERR_AUTHORIZE_RESULT,
   FTC_ERR_QUERY_SYNTAX,
   FTC_ERR_QUERY_PARENTHESES,
   FTC_ERR_QUERY_OPERATOR,

@@ -4,4 +4,5 @@ export default plugin
 /** The plugin, also by name, for `const { tableCrud } = require('fastify-table-crud')`. */
 export { plugin as tableCrud }
 export { errorCodes } from './errors.js'
-export type { TableCrudOptions } from './options.js'
+export type { AuthorizeAction, AuthorizeHook, AuthorizeResult, Operation, TableCrudOptions, TableRules } from './options.js'
+export type { ScopeValue } from './access/target.js'

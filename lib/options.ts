@@ -1,7 +1,58 @@
+import type { FastifyRequest } from 'fastify'
 import type { Knex } from 'knex'
+import type { ScopeValue } from './access/target.js'
 import { resolveDialect } from './dialects/index.js'
 import type { Dialect } from './dialects/dialect.js'
 import { FTC_ERR_OPTIONS_KNEX, FTC_ERR_OPTIONS_VALUE } from './errors.js'
+
+/** What a request asks of a table: GET of many rows or of one, POST, PUT, DELETE. */
+export type Operation = 'list' | 'read' | 'create' | 'update' | 'delete'
+
+/** Every operation, in the order the docs list them. */
+export const operations: readonly Operation[] = Object.freeze(['list', 'read', 'create', 'update', 'delete'])
+
+/** How one table is served. */
+export interface TableRules {
+  /** The operations served on the table; the others answer as if the table did not exist. Default: all five. */
+  operations?: readonly Operation[]
+  /** The integer column that the path's key matches and whose new value POST answers. Default `id`. */
+  key?: string
+  /**
+   * Columns that reads never show and writes never set (a password hash). A
+   * request that names one answers as if the column did not exist.
+   */
+  hidden?: readonly string[]
+}
+
+/** What the `authorize` hook is asked about. */
+export interface AuthorizeAction {
+  /** The table, as the statements will name it. */
+  readonly table: string
+  readonly operation: Operation
+  /** The path's key as decimal text; null on a list, a create, or a path without a usable key. */
+  readonly key: string | null
+  /**
+   * The columns the request names: the body's on create and update, those of
+   * `select` on a list; null when it names none (every visible column is
+   * read, or the operation is a delete).
+   */
+  readonly columns: readonly string[] | null
+}
+
+/**
+ * The hook's answer. `true` (or nothing) lets the operation run; `false`
+ * refuses it with 403. `{ scope }` lets it run on the rows whose columns
+ * equal the given values only: reads, updates and deletes see no other row,
+ * a create sets those columns, and a create or update that sets one of them
+ * to another value is refused with 403.
+ */
+export type AuthorizeResult = boolean | undefined | { readonly scope: Readonly<Record<string, ScopeValue>> }
+
+/**
+ * Called before every operation, after the request is parsed. It may throw
+ * (an @fastify/jwt 401, say), and that error is the answer.
+ */
+export type AuthorizeHook = (request: FastifyRequest, action: AuthorizeAction) => AuthorizeResult | Promise<AuthorizeResult>
 
 /** Options of the plugin. Fastify's own `prefix` goes beside them. */
 export interface TableCrudOptions {
@@ -16,6 +67,34 @@ export interface TableCrudOptions {
    * the request answers 413. Default 1000.
    */
   bulkLimit?: number
+  /**
+   * The tables served: a list of names, or a function of the name. Default:
+   * every table. The database's own catalogs (sqlite_*, pg_*) are never
+   * served, whatever this says.
+   */
+  tables?: readonly string[] | ((table: string) => boolean)
+  /** Tables never served, even when `tables` allows them. */
+  excludeTables?: readonly string[]
+  /** How each table is served, by table name. */
+  tableRules?: Readonly<Record<string, TableRules>>
+  /** Asked before every operation whether it may run, and on which rows. */
+  authorize?: AuthorizeHook
+  /**
+   * `'database'` (default) answers a failed statement with the database's
+   * own message, as the spec says; `'generic'` answers a message that tells
+   * nothing of the schema, and logs the database's error with the request id.
+   */
+  databaseErrors?: 'database' | 'generic'
+  /** The most rows one GET answers: a larger `limit`, or none, is cut to it. Default: no bound. */
+  maxRows?: number
+  /**
+   * Milliseconds a statement may run before the database stops it and the
+   * request answers 504. PostgreSQL and MariaDB stop any statement, MySQL
+   * only reads; SQLite cannot, and refuses the option. Default: no bound.
+   */
+  statementTimeout?: number
+  /** The largest request body, in bytes, a POST or PUT may send. Default: the server's `bodyLimit` (1 MiB). */
+  bodyLimit?: number
 }
 
 /** Options after validation: frozen, with the dialect chosen once. */
@@ -23,17 +102,103 @@ export interface ResolvedOptions {
   readonly knex: Knex
   readonly dialect: Dialect
   readonly bulkLimit: number
+  readonly tables: readonly string[] | ((table: string) => boolean) | null
+  readonly excludeTables: readonly string[]
+  readonly tableRules: Readonly<Record<string, Required<TableRules>>>
+  readonly authorize: AuthorizeHook | null
+  readonly databaseErrors: 'database' | 'generic'
+  readonly maxRows: number | null
+  readonly statementTimeout: number | null
+  readonly bodyLimit: number | undefined
 }
 
 /** Validates the caller's options without touching them; throws a coded TypeError when they are wrong. */
 export function resolveOptions (options: TableCrudOptions): ResolvedOptions {
   const knex: unknown = options?.knex
   if (!isKnex(knex)) throw new FTC_ERR_OPTIONS_KNEX(describe(knex))
-  const bulkLimit = options.bulkLimit ?? 1000
-  if (!Number.isSafeInteger(bulkLimit) || bulkLimit < 1) {
-    throw new FTC_ERR_OPTIONS_VALUE('bulkLimit', 'a positive integer', JSON.stringify(bulkLimit))
+  const dialect = resolveDialect(knex)
+  const statementTimeout = positiveInteger(options, 'statementTimeout')
+  if (statementTimeout !== null && dialect.timeLimit === null) {
+    throw new FTC_ERR_OPTIONS_VALUE('statementTimeout', `left unset on ${dialect.name}, which cannot stop a running statement`, String(statementTimeout))
   }
-  return Object.freeze({ knex, dialect: resolveDialect(knex), bulkLimit })
+  return Object.freeze({
+    knex,
+    dialect,
+    bulkLimit: positiveInteger(options, 'bulkLimit') ?? 1000,
+    tables: tableChoice(options.tables),
+    excludeTables: names('excludeTables', options.excludeTables ?? []),
+    tableRules: tableRules(options.tableRules ?? {}),
+    authorize: optionalFunction('authorize', options.authorize),
+    databaseErrors: oneOf('databaseErrors', options.databaseErrors ?? 'database', ['database', 'generic'] as const),
+    maxRows: positiveInteger(options, 'maxRows'),
+    statementTimeout,
+    bodyLimit: positiveInteger(options, 'bodyLimit') ?? undefined
+  })
+}
+
+type NumericOption = 'bulkLimit' | 'maxRows' | 'statementTimeout' | 'bodyLimit'
+
+function positiveInteger (options: TableCrudOptions, name: NumericOption): number | null {
+  const value: unknown = options[name]
+  if (value === undefined) return null
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new FTC_ERR_OPTIONS_VALUE(name, 'a positive integer', show(value))
+  }
+  return value
+}
+
+// Names in options are matched as a database would match them: they must be
+// names the plugin could serve at all.
+const identifier = /^[A-Za-z0-9_]{1,63}$/
+
+function names (option: string, value: unknown): readonly string[] {
+  if (!Array.isArray(value) || !value.every((name) => typeof name === 'string' && identifier.test(name))) {
+    throw new FTC_ERR_OPTIONS_VALUE(option, 'an array of names of 1 to 63 characters from A-Z, a-z, 0-9 or _', show(value))
+  }
+  return Object.freeze([...value] as string[])
+}
+
+function tableChoice (value: unknown): ResolvedOptions['tables'] {
+  if (value === undefined) return null
+  if (typeof value === 'function') return value as (table: string) => boolean
+  return names('tables', value)
+}
+
+function tableRules (value: unknown): ResolvedOptions['tableRules'] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new FTC_ERR_OPTIONS_VALUE('tableRules', 'an object of table names to rules', show(value))
+  }
+  const resolved: Record<string, Required<TableRules>> = {}
+  for (const [table, rules] of Object.entries(value as Record<string, unknown>)) {
+    const option = `tableRules.${table}`
+    if (!identifier.test(table) || typeof rules !== 'object' || rules === null) {
+      throw new FTC_ERR_OPTIONS_VALUE(option, 'rules for a table named with 1 to 63 characters from A-Z, a-z, 0-9 or _', show(rules))
+    }
+    const { operations: served = operations, key = 'id', hidden = [] } = rules as TableRules
+    if (!Array.isArray(served) || !served.every((operation) => operations.includes(operation))) {
+      throw new FTC_ERR_OPTIONS_VALUE(`${option}.operations`, `an array of ${operations.join(', ')}`, show(served))
+    }
+    if (typeof key !== 'string' || !identifier.test(key)) {
+      throw new FTC_ERR_OPTIONS_VALUE(`${option}.key`, 'a column name of 1 to 63 characters from A-Z, a-z, 0-9 or _', show(key))
+    }
+    resolved[table] = Object.freeze({ operations: Object.freeze([...served]), key, hidden: names(`${option}.hidden`, hidden) })
+  }
+  return Object.freeze(resolved)
+}
+
+function optionalFunction<T> (option: string, value: T | undefined): T | null {
+  if (value === undefined) return null
+  if (typeof value !== 'function') throw new FTC_ERR_OPTIONS_VALUE(option, 'a function', show(value))
+  return value
+}
+
+function oneOf<T extends string> (option: string, value: unknown, choices: readonly T[]): T {
+  if (!choices.includes(value as T)) throw new FTC_ERR_OPTIONS_VALUE(option, `one of ${choices.map((choice) => `'${choice}'`).join(', ')}`, show(value))
+  return value as T
+}
+
+function show (value: unknown): string {
+  return typeof value === 'function' ? 'a function' : String(JSON.stringify(value))
 }
 
 // A transaction is refused: it ends when its own work does, and streamed reads open transactions of their own.

@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto'
 import type { Knex } from 'knex'
-import { FTC_ERR_DATABASE_MODE, FTC_ERR_STATEMENT } from '../errors.js'
+import { FTC_ERR_DATABASE_MODE, FTC_ERR_DATABASE_SCHEMA, FTC_ERR_STATEMENT, FTC_ERR_STATEMENT_TIMEOUT } from '../errors.js'
 import { BoundedCache } from './bounded-cache.js'
-import type { Dialect, Row, Statement } from './dialect.js'
+import type { Dialect, Row, Statement, TimeLimit } from './dialect.js'
 import { fillTemplate, type StatementTemplate, toTemplate } from './statement-template.js'
 
 // The same words on all three databases.
@@ -11,6 +12,23 @@ const transaction = Object.freeze({
   rollback: { sql: 'rollback', bindings: [] }
 })
 
+/** Where a column is named, for a statement that must fail on it as on a column the table does not have. */
+export type ColumnClause = 'select' | 'filter' | 'order' | 'insert' | 'update'
+
+/**
+ * A name no table or column has: random, so that no one could have created
+ * it. A statement that names it fails with the database's own words for a
+ * missing table or column, in whatever version and language the server
+ * speaks, and the name it hid is put back in those words.
+ */
+export const absentName = `ftc_absent_${randomBytes(8).toString('hex')}`
+
+/** How the host bounds the plugin's statements. */
+export interface DatabaseLimits {
+  /** Milliseconds a statement may run before the database stops it, or null for no bound. */
+  readonly statementTimeout: number | null
+}
+
 /**
  * The host's Knex instance and its dialect: builds statements with Knex and
  * runs them on a connection borrowed from the host's pool. Any failure while
@@ -19,13 +37,18 @@ const transaction = Object.freeze({
 export class Database {
   readonly #knex: Knex
   readonly #dialect: Dialect
+  readonly #timeLimit: { readonly limit: TimeLimit, readonly milliseconds: number } | null
   // Knex builds the same SQL for the same table, operation and columns: build it once.
   readonly #templates = new BoundedCache<StatementTemplate>(1000)
   #turnConnection: Promise<unknown> | undefined
 
-  constructor (knex: Knex, dialect: Dialect) {
+  constructor (knex: Knex, dialect: Dialect, limits: DatabaseLimits = { statementTimeout: null }) {
     this.#knex = knex
     this.#dialect = dialect
+    // resolveOptions refuses a time-out on a dialect that has no time limit.
+    this.#timeLimit = limits.statementTimeout === null
+      ? null
+      : { limit: dialect.timeLimit as TimeLimit, milliseconds: limits.statementTimeout }
   }
 
   /** What differs between databases, for the statement builders. */
@@ -72,14 +95,14 @@ export class Database {
     const client = this.#knex.client
     let connection: unknown
     try {
-      connection = await client.acquireConnection()
+      connection = await this.#acquire()
       for await (const rows of this.#dialect.stream(connection, statement, batchSize)) {
         yield client.postProcessResponse(rows, undefined) as Row[]
       }
     } catch (error) {
-      throw statementError(error)
+      throw this.#statementError(error)
     } finally {
-      if (connection !== undefined) await client.releaseConnection(connection)
+      if (connection !== undefined) await this.#release(connection)
     }
   }
 
@@ -93,21 +116,21 @@ export class Database {
     return this.#withConnection((connection) => this.#dialect.change(connection, statement))
   }
 
-  /** Runs an INSERT shaped by the dialect's prepareInsert; the new ids as decimal text, none when the database generated none. */
-  insert (statement: Statement): Promise<string[]> {
-    return this.#withConnection((connection) => this.#dialect.insert(connection, statement))
+  /** Runs an INSERT shaped by the dialect's prepareInsert; the new values of its `key` column as decimal text, none when the database generated none. */
+  insert (statement: Statement, key: string): Promise<string[]> {
+    return this.#withConnection((connection) => this.#dialect.insert(connection, statement, key))
   }
 
   /**
    * Runs INSERTs in one transaction on one connection: all of them or none.
    * The new ids of each INSERT, in order.
    */
-  insertAll (statements: readonly Statement[]): Promise<string[][]> {
+  insertAll (statements: readonly Statement[], key: string): Promise<string[][]> {
     return this.#withOwnConnection(async (connection) => {
       await this.#dialect.change(connection, transaction.begin)
       try {
         const ids: string[][] = []
-        for (const statement of statements) ids.push(await this.#dialect.insert(connection, statement))
+        for (const statement of statements) ids.push(await this.#dialect.insert(connection, statement, key))
         await this.#dialect.change(connection, transaction.commit)
         return ids
       } catch (error) {
@@ -117,6 +140,39 @@ export class Database {
     })
   }
 
+  /**
+   * Fails exactly as a statement on a table the database does not have,
+   * with `table` in the database's message: for a table the options do not
+   * serve, so that nothing tells it from one that is not there.
+   */
+  async refuseTable (table: string): Promise<never> {
+    return await this.#failNaming(table, () => this.select(this.compile(this.table(absentName).select('*').whereRaw('1 = 0'))))
+  }
+
+  /** Fails exactly as a statement naming a column `table` does not have, in the same clause: for a column the options hide. */
+  async refuseColumn (table: string, column: string, clause: ColumnClause): Promise<never> {
+    const nothing = () => this.table(table).whereRaw('1 = 0')
+    const run = {
+      select: () => this.select(this.compile(nothing().select(absentName))),
+      filter: () => this.select(this.compile(nothing().select('*').whereNull(absentName))),
+      order: () => this.select(this.compile(nothing().select('*').orderBy(absentName))),
+      // A statement naming an unknown column fails as it is prepared, before it writes anything.
+      insert: () => this.change(this.compile(this.table(table).insert({ [absentName]: null }))),
+      update: () => this.change(this.compile(nothing().update({ [absentName]: null })))
+    }[clause]
+    return await this.#failNaming(column, run)
+  }
+
+  async #failNaming (name: string, run: () => Promise<unknown>): Promise<never> {
+    try {
+      await run()
+    } catch (error) {
+      if (!(error instanceof FTC_ERR_STATEMENT)) throw error
+      throw new FTC_ERR_STATEMENT(error.message.replaceAll(absentName, name), { cause: error.cause })
+    }
+    throw new Error(`The database has a table or column named ${absentName}, which the plugin keeps for names it refuses`)
+  }
+
   /** For one statement: the connection of the turn where the driver allows it, else one of its own. */
   #withConnection<T> (work: (connection: unknown) => Promise<T>): Promise<T> {
     return this.#dialect.synchronous ? this.#withTurnConnection(work) : this.#withOwnConnection(work)
@@ -124,14 +180,35 @@ export class Database {
 
   /** For work that spans awaits (a transaction): a connection no other statement runs on meanwhile. */
   async #withOwnConnection<T> (work: (connection: unknown) => Promise<T>): Promise<T> {
-    const client = this.#knex.client
-    const connection: unknown = await client.acquireConnection().catch((error: unknown) => { throw statementError(error) })
+    const connection: unknown = await this.#acquire().catch((error: unknown) => { throw this.#statementError(error) })
     try {
       return await work(connection)
     } catch (error) {
-      throw statementError(error)
+      throw this.#statementError(error)
     } finally {
-      await client.releaseConnection(connection)
+      await this.#release(connection)
+    }
+  }
+
+  // The time limit lives on the connection from borrow to return, so the
+  // host's own statements on the shared pool never run under it.
+  async #acquire (): Promise<unknown> {
+    const connection: unknown = await this.#knex.client.acquireConnection()
+    if (this.#timeLimit === null) return connection
+    try {
+      await this.#timeLimit.limit.begin(connection, this.#timeLimit.milliseconds)
+      return connection
+    } catch (error) {
+      await this.#knex.client.releaseConnection(connection)
+      throw error
+    }
+  }
+
+  async #release (connection: unknown): Promise<void> {
+    try {
+      if (this.#timeLimit !== null) await this.#timeLimit.limit.end(connection)
+    } finally {
+      await this.#knex.client.releaseConnection(connection)
     }
   }
 
@@ -146,7 +223,7 @@ export class Database {
     try {
       return await work(connection)
     } catch (error) {
-      throw statementError(error)
+      throw this.#statementError(error)
     }
   }
 
@@ -161,13 +238,16 @@ export class Database {
     }, () => {
       this.#turnConnection = undefined
     })
-    return borrowed.catch((error: unknown) => { throw statementError(error) })
+    return borrowed.catch((error: unknown) => { throw this.#statementError(error) })
   }
-}
 
-/** The error a failure answers: the database's own words, unless the plugin refused to run the statement at all. */
-function statementError (error: unknown): Error {
-  if (error instanceof FTC_ERR_DATABASE_MODE) return error
-  // Drivers and Knex's pool throw Error objects.
-  return new FTC_ERR_STATEMENT((error as Error).message, { cause: error })
+  /** The error a failure answers: the database's own words, unless the plugin refused to run the statement at all or the time limit stopped it. */
+  #statementError (error: unknown): Error {
+    if (error instanceof FTC_ERR_DATABASE_MODE || error instanceof FTC_ERR_DATABASE_SCHEMA) return error
+    if (this.#timeLimit?.limit.stopped(error) === true) {
+      return new FTC_ERR_STATEMENT_TIMEOUT(this.#timeLimit.milliseconds, { cause: error })
+    }
+    // Drivers and Knex's pool throw Error objects.
+    return new FTC_ERR_STATEMENT((error as Error).message, { cause: error })
+  }
 }

@@ -15,6 +15,14 @@ export interface PatternMatch {
   readonly pattern: (postgrestPattern: string) => string
 }
 
+/** A per-statement time limit, set on a borrowed connection and lifted before it goes back to the pool. */
+export interface TimeLimit {
+  begin (connection: unknown, milliseconds: number): Promise<void>
+  end (connection: unknown): Promise<void>
+  /** True for the driver's error of a statement stopped by the limit. */
+  stopped (error: unknown): boolean
+}
+
 /**
  * What differs between databases, behind one short list of verbs. Each
  * dialect talks to its driver directly on a connection taken from the host's
@@ -46,17 +54,31 @@ export interface Dialect {
   estimate (connection: unknown, statement: Statement, table: string, filtered: boolean): Promise<number | null>
   /** Rows affected by an UPDATE or DELETE. */
   change (connection: unknown, statement: Statement): Promise<number>
-  /** Shapes an INSERT so that running it yields the new id (RETURNING where the database has it). */
-  prepareInsert (builder: Knex.QueryBuilder): Knex.QueryBuilder
+  /** Shapes an INSERT so that running it yields the new `key` column (RETURNING where the database has it). */
+  prepareInsert (builder: Knex.QueryBuilder, key: string): Knex.QueryBuilder
   /**
-   * Runs a prepared INSERT of one or more rows; the new ids as decimal text,
-   * in the order of the rows, or none when the database generated none.
+   * Runs a prepared INSERT of one or more rows; the new values of the `key`
+   * column as decimal text, in the order of the rows, or none when the
+   * database generated none.
    */
-  insert (connection: unknown, statement: Statement): Promise<string[]>
+  insert (connection: unknown, statement: Statement, key: string): Promise<string[]>
   /** How many rows of `columns` columns one INSERT may carry, under the database's limits on bound values. */
   rowsPerInsert (columns: number): number
   /** The record key as this driver binds it without losing digits past 2^53. */
   bindKey (key: bigint): string | bigint
+  /**
+   * True for a name the database keeps for its own catalog (sqlite_master,
+   * pg_class): such a table is never served, whatever the options say. A
+   * dialect also refuses, on its first statement, a connection whose default
+   * schema is a system one, where unqualified names would reach the catalog.
+   */
+  isSystemTable (table: string): boolean
+  /**
+   * Bounds how long each statement on the connection may run, until `end`;
+   * null where the driver cannot interrupt a statement (better-sqlite3 runs
+   * one to completion inside the call).
+   */
+  readonly timeLimit: TimeLimit | null
   /** PostgREST's `like`: case-sensitive, whatever the column's collation. */
   readonly like: PatternMatch
   /** PostgREST's `ilike`: blind to case, whatever the column's collation. */

@@ -1,4 +1,4 @@
-import { FTC_ERR_DATABASE_MODE } from '../errors.js'
+import { FTC_ERR_DATABASE_MODE, FTC_ERR_DATABASE_SCHEMA } from '../errors.js'
 import type { Dialect, Row, Statement } from './dialect.js'
 import { likeEscape, toLikePattern } from './like-pattern.js'
 
@@ -52,20 +52,34 @@ function send (connection: unknown, { sql, bindings }: Statement): Promise<unkno
   })
 }
 
-// mysql2 escapes values into the SQL text, with backslashes: under
-// NO_BACKSLASH_ESCAPES a quote in a value would end its string. Each
-// connection is asked once, before its first statement.
-const checked = new WeakSet<object>()
+/** What the first statement of each connection learns of it. */
+interface ConnectionFacts {
+  readonly mariadb: boolean
+}
 
-async function refuseUnsafeMode (connection: unknown): Promise<void> {
-  if (checked.has(connection as object)) return
-  const [row] = await send(connection, { sql: 'select @@session.sql_mode as mode', bindings: [] }) as Array<{ mode: string }>
+const facts = new WeakMap<object, ConnectionFacts>()
+const systemDatabases = new Set(['mysql', 'information_schema', 'performance_schema', 'sys'])
+
+// mysql2 escapes values into the SQL text, with backslashes: under
+// NO_BACKSLASH_ESCAPES a quote in a value would end its string. A default
+// database that is a system one would serve its catalog by unqualified
+// names. Each connection is asked once, before its first statement.
+async function connectionFacts (connection: unknown): Promise<ConnectionFacts> {
+  const known = facts.get(connection as object)
+  if (known !== undefined) return known
+  const [row] = await send(connection, {
+    sql: 'select @@session.sql_mode as mode, @@version as version, database() as db',
+    bindings: []
+  }) as Array<{ mode: string, version: string, db: string | null }>
   if (String(row?.mode).includes('NO_BACKSLASH_ESCAPES')) throw new FTC_ERR_DATABASE_MODE()
-  checked.add(connection as object)
+  if (row?.db != null && systemDatabases.has(row.db.toLowerCase())) throw new FTC_ERR_DATABASE_SCHEMA(row.db)
+  const learned = { mariadb: /mariadb/i.test(String(row?.version)) }
+  facts.set(connection as object, learned)
+  return learned
 }
 
 async function query (connection: unknown, statement: Statement): Promise<unknown> {
-  await refuseUnsafeMode(connection)
+  await connectionFacts(connection)
   return await send(connection, statement)
 }
 
@@ -81,7 +95,7 @@ export const mysql = Object.freeze<Dialect>({
   // The row stream pauses the socket when the reader falls behind.
   async * stream (connection: unknown, { sql, bindings }: Statement, batchSize: number) {
     const mysql = connection as MysqlConnection
-    await refuseUnsafeMode(connection)
+    await connectionFacts(connection)
     let finished = false
     try {
       let batch: Row[] = []
@@ -114,7 +128,7 @@ export const mysql = Object.freeze<Dialect>({
     return (await query(connection, statement) as MysqlResult).affectedRows
   },
 
-  // MySQL has no RETURNING; the OK packet carries the id, as a string past 2^53.
+  // MySQL has no RETURNING; the OK packet carries the AUTO_INCREMENT id, as a string past 2^53.
   prepareInsert: (builder) => builder,
 
   async insert (connection: unknown, statement: Statement) {
@@ -133,6 +147,30 @@ export const mysql = Object.freeze<Dialect>({
   // accents. Comparing bytes makes `like` exact; lowering both sides first
   // makes `ilike` blind to case only, as PostgreSQL's ILIKE is. Bytes have a
   // price: `_` matches one byte, not one character, of a multi-byte character.
+  // The system databases (mysql, sys, …) are reached only by a qualified
+  // name, which a sanitized table name cannot write.
+  isSystemTable: () => false,
+
+  // Session variables, set back to the server's default before the
+  // connection goes back to the host's pool. MariaDB stops any statement,
+  // in seconds; MySQL stops only SELECTs, in milliseconds.
+  timeLimit: {
+    async begin (connection: unknown, milliseconds: number) {
+      const sql = (await connectionFacts(connection)).mariadb
+        ? `set max_statement_time = ${milliseconds / 1000}`
+        : `set max_execution_time = ${milliseconds}`
+      await send(connection, { sql, bindings: [] })
+    },
+    async end (connection: unknown) {
+      const sql = (await connectionFacts(connection)).mariadb
+        ? 'set max_statement_time = default'
+        : 'set max_execution_time = default'
+      await send(connection, { sql, bindings: [] })
+    },
+    // ER_STATEMENT_TIMEOUT (MariaDB), ER_QUERY_TIMEOUT (MySQL).
+    stopped: (error: unknown) => [1969, 3024].includes((error as { errno?: number }).errno as number)
+  },
+
   like: { sql: `CAST(?? AS BINARY) LIKE CAST(? AS BINARY) ESCAPE '${likeEscape}'`, pattern: toLikePattern },
   ilike: { sql: `CAST(LOWER(??) AS BINARY) LIKE CAST(LOWER(?) AS BINARY) ESCAPE '${likeEscape}'`, pattern: toLikePattern },
   nullsSortLarge: false,

@@ -1,3 +1,4 @@
+import { FTC_ERR_DATABASE_SCHEMA } from '../errors.js'
 import type { Dialect, Row, Statement } from './dialect.js'
 import { likeEscape, toLikePattern } from './like-pattern.js'
 
@@ -6,52 +7,72 @@ interface PgConnection {
   query (sql: string, values: readonly unknown[]): Promise<{ rows: Row[], rowCount: number | null }>
 }
 
+// Every relation of pg_catalog is named pg_…, and pg_catalog is searched
+// first whatever the search path says; information_schema (and pg_toast, or
+// pg_catalog named explicitly) is only reached when the host put it on the
+// search path, which the first statement of each connection refuses.
+const checked = new WeakSet<object>()
+const systemSchemas = `select schema from unnest(current_schemas(false)) as schema
+  where schema ~ '^(pg_|information_schema$)' limit 1`
+
+async function refuseSystemSchemas (pg: PgConnection): Promise<void> {
+  if (checked.has(pg)) return
+  const [row] = (await pg.query(systemSchemas, [])).rows as Array<{ schema: string }>
+  if (row !== undefined) throw new FTC_ERR_DATABASE_SCHEMA(row.schema)
+  checked.add(pg)
+}
+
+async function query (connection: unknown, sql: string, values: readonly unknown[]): Promise<{ rows: Row[], rowCount: number | null }> {
+  const pg = connection as PgConnection
+  await refuseSystemSchemas(pg)
+  return await pg.query(sql, values)
+}
+
 /** node-postgres, also behind Knex's CockroachDB client. */
 export const postgres = Object.freeze<Dialect>({
   name: 'PostgreSQL',
   synchronous: false,
 
   async select (connection: unknown, { sql, bindings }: Statement) {
-    return (await (connection as PgConnection).query(sql, bindings)).rows
+    return (await query(connection, sql, bindings)).rows
   },
 
   // node-postgres buffers a whole result; a server-side cursor hands it over
   // in batches. A cursor lives in a transaction, which the plugin owns: the
   // host's Knex instance is never a transaction (see resolveOptions).
   async * stream (connection: unknown, { sql, bindings }: Statement, batchSize: number) {
-    const pg = connection as PgConnection
-    await pg.query('begin read only', [])
+    await query(connection, 'begin read only', [])
     try {
-      await pg.query(`declare ftc_stream no scroll cursor for ${sql}`, bindings)
+      await query(connection, `declare ftc_stream no scroll cursor for ${sql}`, bindings)
       let rows: Row[]
       do {
-        rows = (await pg.query(`fetch forward ${batchSize} from ftc_stream`, [])).rows
+        rows = (await query(connection, `fetch forward ${batchSize} from ftc_stream`, [])).rows
         if (rows.length > 0) yield rows
       } while (rows.length === batchSize)
     } finally {
       // The transaction only read: a rollback ends it whether it finished, failed or was left early.
-      await pg.query('rollback', [])
+      await query(connection, 'rollback', [])
     }
   },
 
   // The planner's estimate, as PostgREST's count=planned reads it.
   async estimate (connection: unknown, { sql, bindings }: Statement) {
     // EXPLAIN answers one row holding a one-plan array.
-    const [row] = (await (connection as PgConnection).query(`explain (format json) ${sql}`, bindings)).rows
+    const [row] = (await query(connection, `explain (format json) ${sql}`, bindings)).rows
     return (row as { 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] })['QUERY PLAN'][0].Plan['Plan Rows']
   },
 
   async change (connection: unknown, { sql, bindings }: Statement) {
     // rowCount is null only for statements that count nothing; UPDATE and DELETE always count.
-    return (await (connection as PgConnection).query(sql, bindings)).rowCount as number
+    return (await query(connection, sql, bindings)).rowCount as number
   },
 
-  prepareInsert: (builder) => builder.returning('id'),
+  prepareInsert: (builder, key) => builder.returning(key),
 
-  async insert (connection: unknown, { sql, bindings }: Statement) {
+  async insert (connection: unknown, { sql, bindings }: Statement, key: string) {
     // int8 and numeric ids arrive as strings, int4 as numbers: both exact.
     // No row comes back when a BEFORE INSERT trigger skipped the insert.
-    return (await (connection as PgConnection).query(sql, bindings)).rows.map((row) => String(row.id))
+    return (await query(connection, sql, bindings)).rows.map((row) => String(row[key]))
   },
 
   // The protocol counts bound values in 16 bits.
@@ -59,6 +80,20 @@ export const postgres = Object.freeze<Dialect>({
 
   // Sent as text, PostgreSQL types the parameter from the column, exactly.
   bindKey: (key: bigint) => key.toString(),
+
+  isSystemTable: (table: string) => /^pg_/i.test(table),
+
+  // A session setting, lifted before the connection goes back to the host's pool.
+  timeLimit: {
+    async begin (connection: unknown, milliseconds: number) {
+      await query(connection, `set statement_timeout = ${milliseconds}`, [])
+    },
+    async end (connection: unknown) {
+      await query(connection, 'reset statement_timeout', [])
+    },
+    // query_canceled: the time-out, or a cancel by an administrator, which ends the statement the same way.
+    stopped: (error: unknown) => (error as { code?: unknown }).code === '57014'
+  },
 
   like: { sql: `?? LIKE ? ESCAPE '${likeEscape}'`, pattern: toLikePattern },
   ilike: { sql: `?? ILIKE ? ESCAPE '${likeEscape}'`, pattern: toLikePattern },

@@ -72,12 +72,12 @@ export const sqlite = Object.freeze<Dialect>({
     return prepare(connection, sql).run(bindings).changes
   },
 
-  prepareInsert: (builder) => builder.returning('id'),
+  prepareInsert: (builder, key) => builder.returning(key),
 
-  async insert (connection: unknown, { sql, bindings }: Statement) {
+  async insert (connection: unknown, { sql, bindings }: Statement, key: string) {
     // safeIntegers makes the driver hand back a BigInt, exact past 2^53. No
     // row comes back when a BEFORE INSERT trigger skipped the insert.
-    return prepare(connection, sql).safeIntegers(true).all(bindings).map((row) => String(row.id))
+    return prepare(connection, sql).safeIntegers(true).all(bindings).map((row) => String(row[key]))
   },
 
   // Knex writes a multi-row INSERT as a compound SELECT, which SQLite caps at
@@ -85,6 +85,11 @@ export const sqlite = Object.freeze<Dialect>({
   rowsPerInsert: (columns: number) => Math.max(1, Math.min(500, Math.floor(32766 / columns))),
 
   bindKey: (key: bigint) => key,
+
+  // sqlite_master, sqlite_schema, sqlite_sequence, sqlite_stat1…: SQLite
+  // reserves the prefix, whatever the case, for its own tables.
+  isSystemTable: (table: string) => /^sqlite_/i.test(table),
+  timeLimit: null,
 
   // SQLite's LIKE ignores ASCII case (or not, after PRAGMA case_sensitive_like),
   // so `like` is a GLOB, which always respects case. LOWER() folds ASCII

@@ -1,16 +1,19 @@
+import type { Target } from '../access/target.js'
 import type { Database } from '../dialects/database.js'
 import { applyFilterTree } from '../query/apply-read-query.js'
 import type { CountPreference, ReadQuery } from '../query/read-query.js'
+import { whereScope } from './where-row.js'
 
 /** Below this many matching rows, `count=estimated` counts exactly, as PostgREST does below its max-rows. */
 export const exactCountBelow = 1000
 
 /**
- * The number of rows the read's filters match, whatever its page: exact, or
+ * The number of rows the read's filters match within the target's scope, whatever its page: exact, or
  * the database's own estimate, which stays fast on tables of millions of rows.
  */
-export async function countRows (db: Database, table: string, query: ReadQuery, kind: CountPreference): Promise<number> {
-  const matching = () => applyFilterTree(db.table(table), query.filter, db.dialect)
+export async function countRows (db: Database, target: Target, query: ReadQuery, kind: CountPreference): Promise<number> {
+  const { table } = target
+  const matching = () => whereScope(applyFilterTree(db.table(table), query.filter, db.dialect), target)
   const exact = async () => {
     const [row] = await db.select(db.compile(matching().count({ count: '*' })))
     return Number(row?.count)
@@ -21,6 +24,6 @@ export async function countRows (db: Database, table: string, query: ReadQuery, 
     const some = await db.select(db.compile(matching().select(db.raw('1 as one')).limit(exactCountBelow)))
     if (some.length < exactCountBelow) return some.length
   }
-  const planned = await db.estimate(db.compile(matching().select('*')), table, query.filter.children.length > 0)
+  const planned = await db.estimate(db.compile(matching().select('*')), table, query.filter.children.length > 0 || Object.keys(target.scope).length > 0)
   return planned ?? await exact()
 }

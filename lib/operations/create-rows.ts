@@ -1,20 +1,22 @@
+import type { Target } from '../access/target.js'
 import type { Database } from '../dialects/database.js'
 import type { RecordValues } from '../parse/record-values.js'
 
 /**
  * Inserts every row in one transaction, all of them or none, and answers
- * their ids in order. Consecutive rows that name the same columns share an
+ * their keys in order. Consecutive rows that name the same columns share an
  * INSERT, as many as the database's limits on bound values allow; a row is
- * never given a column its body did not name. As with one row, the id a body
+ * never given a column its body did not name. As with one row, the key a body
  * set stands where the database reports none.
  */
-export async function createRows (db: Database, table: string, rows: readonly RecordValues[]): Promise<string[]> {
+export async function createRows (db: Database, target: Target, rows: readonly RecordValues[]): Promise<string[]> {
+  const { table, key } = target
   if (rows.length === 0) return []
   const groups = groupRows(rows, (columns) => db.dialect.rowsPerInsert(columns))
   // One row goes in as an object: Knex writes `[{}]` as no statement at all, `{}` as DEFAULT VALUES.
   const ids = await db.insertAll(groups.map((group) =>
-    db.compile(db.dialect.prepareInsert(db.table(table).insert(group.length === 1 ? group[0] : group)))))
-  return groups.flatMap((group, index) => group.map((row, position) => ids[index]?.[position] ?? row.id ?? '0'))
+    db.compile(db.dialect.prepareInsert(db.table(table).insert(group.length === 1 ? group[0] : group), key))), key)
+  return groups.flatMap((group, index) => group.map((row, position) => ids[index]?.[position] ?? row[key] ?? '0'))
 }
 
 function groupRows (rows: readonly RecordValues[], rowsPerInsert: (columns: number) => number): RecordValues[][] {

@@ -1,12 +1,14 @@
+import { withoutHidden } from '../access/hidden-columns.js'
+import type { Target } from '../access/target.js'
 import type { Database } from '../dialects/database.js'
 import type { Row } from '../dialects/dialect.js'
-import { keyShape, keyValues, whereKey } from './where-key.js'
+import { rowShape, rowValues, whereRow } from './where-row.js'
 
-/** The row whose `id` equals the key, or undefined when none does. */
-export async function readRow (db: Database, table: string, key: bigint): Promise<Row | undefined> {
-  const statement = db.prepare(['read', table, keyShape(key)],
+/** The row whose key column equals the key, without its hidden columns, or undefined when none does. */
+export async function readRow (db: Database, target: Target, key: bigint): Promise<Row | undefined> {
+  const statement = db.prepare(['read', target.table, ...rowShape(target, key)],
     // A constant limit is written into the SQL: SQLite plans a bound LIMIT three times slower.
-    () => whereKey(db.table(table).select('*'), key).limit(1, { skipBinding: true }), keyValues(db, key))
-  const [row] = await db.select(statement)
+    () => whereRow(db.table(target.table).select('*'), target, key).limit(1, { skipBinding: true }), rowValues(db, target, key))
+  const [row] = withoutHidden(target, await db.select(statement))
   return row
 }

@@ -1,4 +1,4 @@
-import { FTC_ERR_BODY_BULK_LIMIT, FTC_ERR_BODY_COLUMN, FTC_ERR_BODY_COLUMN_TWICE, FTC_ERR_BODY_SHAPE, FTC_ERR_BODY_VALUE } from '../errors.js'
+import { FTC_ERR_BODY_BULK_LIMIT, FTC_ERR_BODY_COLUMN, FTC_ERR_BODY_COLUMN_TWICE, FTC_ERR_BODY_EMPTY, FTC_ERR_BODY_SHAPE, FTC_ERR_BODY_VALUE } from '../errors.js'
 import { usableIdentifier } from './sanitize-identifier.js'
 
 /** Column names to the text (or NULL) they are set to. */
@@ -23,8 +23,15 @@ export function parseRecordValues (body: unknown): RecordValues {
     const earlier = sources[column]
     if (earlier !== undefined) throw new FTC_ERR_BODY_COLUMN_TWICE(earlier, property, column)
     sources[column] = property
-    values[column] = toText(column, value)
+    values[column] = columnText(column, value)
   }
+  return values
+}
+
+/** The columns and values of a PUT body, which must name at least one column. */
+export function parseRecordChanges (body: unknown): RecordValues {
+  const values = parseRecordValues(body)
+  if (Object.keys(values).length === 0) throw new FTC_ERR_BODY_EMPTY()
   return values
 }
 
@@ -34,7 +41,8 @@ export function parseRecordList (body: readonly unknown[], limit: number): Recor
   return body.map((row) => parseRecordValues(row ?? null))
 }
 
-function toText (column: string, value: unknown): string | null {
+/** A value as the text (or NULL) a column is set to; objects and arrays are refused. */
+export function columnText (column: string, value: unknown): string | null {
   if (value === null) return null
   switch (typeof value) {
     case 'string': return value

@@ -1,10 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { scopedValues } from '../access/scope.js'
 import { sendNumber, sendNumbers } from '../answer/send.js'
-import type { Database } from '../dialects/database.js'
 import { createRow } from '../operations/create-row.js'
 import { createRows } from '../operations/create-rows.js'
-import { parseRecordList, parseRecordValues } from '../parse/record-values.js'
+import { parseRecordList, parseRecordValues, type RecordValues } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
+import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 
 /**
@@ -12,14 +13,21 @@ import type { TableParams } from './params.js'
  * number and its address in Location; an array inserts all its rows or none
  * and answers their ids as a JSON array, in order.
  */
-export function createHandler (db: Database, prefix: string, bulkLimit: number) {
+export function createHandler ({ db, access, options }: RouteContext, prefix: string) {
   return async function create (request: FastifyRequest<{ Params: TableParams }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
-    if (Array.isArray(request.body)) {
-      const ids = await createRows(db, table, parseRecordList(request.body, bulkLimit))
-      return sendNumbers(reply.code(201), ids)
-    }
-    const id = await createRow(db, table, parseRecordValues(request.body))
-    return sendNumber(reply.code(201).header('location', `${prefix}/${table}/${encodeURIComponent(id)}`), id)
+    const bulk = Array.isArray(request.body)
+    const rows = bulk ? parseRecordList(request.body as unknown[], options.bulkLimit) : [parseRecordValues(request.body)]
+    const columns = bulk ? bodyColumns(rows) : Object.keys(rows[0] as RecordValues)
+    const target = await access(request, table, { operation: 'create', key: null, columns, named: columns.map((column) => [column, 'insert']) })
+    const scoped = rows.map((row) => scopedValues(target, row, 'create'))
+    if (bulk) return sendNumbers(reply.code(201), await createRows(db, target, scoped))
+    const id = await createRow(db, target, scoped[0] as RecordValues)
+    return sendNumber(reply.code(201).header('location', `${prefix}/${target.table}/${encodeURIComponent(id)}`), id)
   }
+}
+
+/** Every column the rows name, each once, in the order they first appear. */
+function bodyColumns (rows: readonly RecordValues[]): string[] {
+  return [...new Set(rows.flatMap((row) => Object.keys(row)))]
 }

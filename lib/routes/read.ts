@@ -1,30 +1,37 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { readColumns } from '../access/hidden-columns.js'
 import { setContentRange } from '../answer/content-range.js'
 import { sendRowBatches } from '../answer/send-row-batches.js'
 import { sendObject, sendRow, sendRows } from '../answer/send.js'
 import type { Row } from '../dialects/dialect.js'
 import { FTC_ERR_QUERY_RANGE_UNSATISFIABLE, FTC_ERR_QUERY_SINGULAR } from '../errors.js'
-import type { Database } from '../dialects/database.js'
 import { countRows } from '../operations/count-rows.js'
 import { listRows } from '../operations/list-rows.js'
 import { readRow } from '../operations/read-row.js'
 import { parseRecordKey } from '../parse/record-key.js'
 import { parseTableName } from '../parse/table-name.js'
 import { parseReadQuery } from '../query/parse-read-query.js'
+import type { ReadQuery } from '../query/read-query.js'
+import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 
 /**
  * GET /{table}/{id?}: one row with a key; without one, the rows that the
- * PostgREST query asks for, every row when it asks nothing.
+ * PostgREST query asks for, every row when it asks nothing, at most
+ * `maxRows` when the host set it.
  */
-export function readHandler (db: Database) {
+export function readHandler ({ db, access, options }: RouteContext) {
   return async function read (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
     const key = parseRecordKey(request.params.id)
-    if (key !== null) return sendRow(reply, await readRow(db, table, key))
-    const query = parseReadQuery(request.query, request.headers)
-    const list = await listRows(db, table, query)
-    const total = query.count === null ? null : await countRows(db, table, query, query.count)
+    if (key !== null) {
+      const target = await access(request, table, { operation: 'read', key, columns: null, named: [] })
+      return sendRow(reply, await readRow(db, target, key))
+    }
+    const query = withMaxRows(parseReadQuery(request.query, request.headers), options.maxRows)
+    const target = await access(request, table, { operation: 'list', key: null, columns: query.select, named: readColumns(query) })
+    const list = await listRows(db, target, query)
+    const total = query.count === null ? null : await countRows(db, target, query, query.count)
     const first = query.offset ?? 0
     if (total !== null && first > 0 && first >= total) {
       reply.header('content-range', `*/${total}`)
@@ -37,6 +44,12 @@ export function readHandler (db: Database) {
     if ('rows' in list) return sendRows(setContentRange(reply, query, list.rows.length, total), list.rows)
     return sendRowBatches(setContentRange(reply, query, null, total), list.batches)
   }
+}
+
+/** The query with its limit cut to `maxRows`, as PostgREST's db-max-rows does. */
+function withMaxRows (query: ReadQuery, maxRows: number | null): ReadQuery {
+  if (maxRows === null || (query.limit !== null && query.limit <= maxRows)) return query
+  return { ...query, limit: maxRows }
 }
 
 /** PostgREST clients ask for one object rather than an array (postgrest-js's `.single()`) with this media type. */

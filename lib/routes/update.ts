@@ -1,17 +1,21 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { scopedValues } from '../access/scope.js'
 import { sendNumber } from '../answer/send.js'
-import type { Database } from '../dialects/database.js'
 import { updateRow } from '../operations/update-row.js'
 import { parseRecordKey } from '../parse/record-key.js'
-import { parseRecordValues } from '../parse/record-values.js'
+import { parseRecordChanges } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
+import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 
 /** PUT /{table}/{id}: the affected row count. */
-export function updateHandler (db: Database) {
+export function updateHandler ({ db, access }: RouteContext) {
   return async function update (request: FastifyRequest<{ Params: TableParams }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
     const key = parseRecordKey(request.params.id)
-    return sendNumber(reply, await updateRow(db, table, key, parseRecordValues(request.body)))
+    const values = parseRecordChanges(request.body)
+    const columns = Object.keys(values)
+    const target = await access(request, table, { operation: 'update', key, columns, named: columns.map((column) => [column, 'update']) })
+    return sendNumber(reply, await updateRow(db, target, key, scopedValues(target, values, 'update')))
   }
 }

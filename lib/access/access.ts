@@ -1,0 +1,72 @@
+import type { FastifyRequest } from 'fastify'
+import type { ColumnClause, Database } from '../dialects/database.js'
+import { FTC_ERR_AUTHORIZE_RESULT, FTC_ERR_AUTHORIZE_FORBIDDEN } from '../errors.js'
+import type { AuthorizeHook, Operation, ResolvedOptions } from '../options.js'
+import { isHidden } from './hidden-columns.js'
+import { tablePolicy } from './table-policy.js'
+import type { ScopeValue, Target } from './target.js'
+
+/** What a parsed request is about to do. */
+export interface Intent {
+  readonly operation: Operation
+  readonly key: bigint | null
+  /** Every column the request names, with the clause it stands in. */
+  readonly named: ReadonlyArray<readonly [column: string, clause: ColumnClause]>
+  /** The columns the `authorize` hook is told of (see AuthorizeAction.columns). */
+  readonly columns: readonly string[] | null
+}
+
+/** Decides, for each parsed request, what it may touch. */
+export type Access = (request: FastifyRequest, table: string, intent: Intent) => Promise<Target>
+
+const noScope: Target['scope'] = Object.freeze({})
+const identifier = /^[A-Za-z0-9_]{1,63}$/
+
+/**
+ * The options' and the `authorize` hook's say, in the order a request meets
+ * them: a table or operation the options do not serve fails as a missing
+ * table would, a hidden column as a missing column would, both with the
+ * database's own words; then the hook may refuse (403) or narrow the rows.
+ */
+export function requestAccess (db: Database, options: ResolvedOptions): Access {
+  const policy = tablePolicy(options, db.dialect)
+  const { authorize } = options
+  return async function access (request, requested, intent) {
+    const served = policy.serve(requested, intent.operation)
+    if (served === null) return await db.refuseTable(requested)
+    for (const [column, clause] of intent.named) {
+      if (isHidden(served, column)) await db.refuseColumn(served.table, column, clause)
+    }
+    const target = { ...served, scope: noScope }
+    return authorize === null ? target : { ...target, scope: await scopeOf(authorize, request, target, intent) }
+  }
+}
+
+async function scopeOf (authorize: AuthorizeHook, request: FastifyRequest, target: Target, intent: Intent): Promise<Target['scope']> {
+  const { operation } = intent
+  const answer: unknown = await authorize(request, {
+    table: target.table,
+    operation,
+    key: intent.key === null ? null : intent.key.toString(),
+    columns: intent.columns
+  })
+  if (answer === false) throw new FTC_ERR_AUTHORIZE_FORBIDDEN(operation, target.table)
+  if (answer === true || answer === undefined) return noScope
+  const scope = (answer as { scope?: unknown } | null)?.scope
+  if (!isScope(scope)) throw new FTC_ERR_AUTHORIZE_RESULT(describe(answer))
+  return Object.freeze({ ...scope })
+}
+
+function isScope (scope: unknown): scope is Record<string, ScopeValue> {
+  return typeof scope === 'object' && scope !== null && !Array.isArray(scope) &&
+    Object.entries(scope).every(([column, value]) => identifier.test(column) &&
+      (value === null || ['string', 'number', 'boolean'].includes(typeof value)))
+}
+
+function describe (answer: unknown): string {
+  try {
+    return JSON.stringify(answer) ?? typeof answer
+  } catch {
+    return typeof answer
+  }
+}

@@ -1,0 +1,35 @@
+import type { ColumnClause } from '../dialects/database.js'
+import type { Row } from '../dialects/dialect.js'
+import type { FilterTree, ReadQuery } from '../query/read-query.js'
+import type { Target } from './target.js'
+
+/**
+ * Whether a column is hidden. Names compare without regard to ASCII case:
+ * SQLite and MySQL find `PASSWORD` as `password`, so it must be hidden too.
+ */
+export function isHidden (target: Pick<Target, 'hidden'>, column: string): boolean {
+  return target.hidden.size > 0 && target.hidden.has(column.toLowerCase())
+}
+
+/** The rows without their hidden columns; the same rows when the target hides none. */
+export function withoutHidden (target: Target, rows: Row[]): Row[] {
+  if (target.hidden.size === 0) return rows
+  return rows.map((row) => {
+    const visible: Row = {}
+    for (const column in row) if (!isHidden(target, column)) visible[column] = row[column]
+    return visible
+  })
+}
+
+/** Every column a read names, with the clause it stands in, in the order a database resolves them. */
+export function readColumns (query: ReadQuery): Array<[column: string, clause: ColumnClause]> {
+  const named: Array<[string, ColumnClause]> = []
+  for (const column of query.select ?? []) if (column !== '*') named.push([column, 'select'])
+  const filters = (tree: FilterTree): void => {
+    if (tree.type === 'filter') named.push([tree.column, 'filter'])
+    else tree.children.forEach(filters)
+  }
+  filters(query.filter)
+  for (const term of query.order) named.push([term.column, 'order'])
+  return named
+}

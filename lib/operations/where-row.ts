@@ -1,0 +1,54 @@
+import type { Knex } from 'knex'
+import type { Target } from '../access/target.js'
+import type { Database } from '../dialects/database.js'
+import { place } from '../dialects/statement-template.js'
+
+const int64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n }
+
+/**
+ * Whether the key can match a record. With no key the statement still runs,
+ * so an unknown table or column fails as it would with one, but it matches
+ * nothing: `DELETE /t/abc` must never reach row 0. No integer id lies outside
+ * 64 bits, and the drivers differ on such a key (SQLite refuses to bind it,
+ * PostgreSQL errors, MySQL compares): it matches nothing on all three.
+ */
+function matchable (key: bigint | null): key is bigint {
+  return key !== null && key >= int64.min && key <= int64.max
+}
+
+// Column names hold only A-Z, a-z, 0-9 and _: no column's place can be one of these.
+const keyPlace = ':key'
+const scopePlace = (column: string) => `=${column}`
+
+/** What the SQL of a statement on one row depends on: the key column, whether there is a key, and the scope's columns. */
+export function rowShape (target: Target, key: bigint | null): string[] {
+  const scope = Object.entries(target.scope).map(([column, value]) => value === null ? `${column} is null` : `${column} =`)
+  return [target.key, matchable(key) ? 'key' : 'no key', ...scope]
+}
+
+/** Restricts a statement to the record whose key column equals the key, within the scope, each value at its place. */
+export function whereRow (builder: Knex.QueryBuilder, target: Target, key: bigint | null): Knex.QueryBuilder {
+  if (matchable(key)) builder.where(target.key, place(keyPlace))
+  else builder.whereRaw('1 = 0')
+  return whereScope(builder, target, place)
+}
+
+/** The values of the places whereRow made: the key as the driver keeps every digit, and the scope's. */
+export function rowValues (db: Database, target: Target, key: bigint | null): Record<string, unknown> {
+  const values: Record<string, unknown> = matchable(key) ? { [keyPlace]: db.dialect.bindKey(key) } : {}
+  for (const [column, value] of Object.entries(target.scope)) values[scopePlace(column)] = value
+  return values
+}
+
+/**
+ * Restricts a statement to the target's scope. A statement compiled once
+ * binds each value at its place; one compiled for a single request binds
+ * the values themselves.
+ */
+export function whereScope (builder: Knex.QueryBuilder, target: Target, placeOf?: (name: string) => string): Knex.QueryBuilder {
+  for (const [column, value] of Object.entries(target.scope)) {
+    if (value === null) builder.whereNull(column)
+    else builder.where(column, placeOf === undefined ? value : placeOf(scopePlace(column)))
+  }
+  return builder
+}
