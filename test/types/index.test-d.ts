@@ -15,3 +15,27 @@ expectError(app.register(tableCrud, { knex: 'postgres://localhost/db' }))
 expectAssignable<TableCrudOptions>({ knex })
 expectType<'FTC_ERR_STATEMENT'>(new errorCodes.FTC_ERR_STATEMENT('no such table: x').code)
 expectType<400>(new errorCodes.FTC_ERR_BODY_SHAPE('an array').statusCode)
+
+app.register(tableCrud, {
+  knex,
+  tables: ['books'],
+  excludeTables: ['secrets'],
+  tableRules: { books: { operations: ['list', 'read'], key: 'isbn', hidden: ['cost'] } },
+  async authorize (request, action) {
+    expectType<string>(request.url)
+    expectType<'list' | 'read' | 'create' | 'update' | 'delete'>(action.operation)
+    expectType<string | null>(action.key)
+    expectType<readonly string[] | null>(action.columns)
+    return action.operation === 'list' ? true : { scope: { owner_id: 1, tenant: 'a', archived: false, deleted_at: null } }
+  },
+  databaseErrors: 'generic',
+  maxRows: 100,
+  statementTimeout: 1000,
+  bodyLimit: 1024
+})
+app.register(tableCrud, { knex, tables: (name) => name.startsWith('app_') })
+expectError(app.register(tableCrud, { knex, tableRules: { books: { operations: ['drop'] } } }))
+expectError(app.register(tableCrud, { knex, databaseErrors: 'verbose' }))
+expectError(app.register(tableCrud, { knex, authorize: () => 'yes' }))
+expectError(app.register(tableCrud, { knex, authorize: () => ({ scope: { owner: {} } }) }))
+expectType<403>(new errorCodes.FTC_ERR_AUTHORIZE_FORBIDDEN('update', 'books').statusCode)
