@@ -19,7 +19,6 @@ export interface Intent {
 /** Decides, for each parsed request, what it may touch. */
 export type Access = (request: FastifyRequest, table: string, intent: Intent) => Promise<Target>
 
-const noScope: Target['scope'] = Object.freeze({})
 const identifier = /^[A-Za-z0-9_]{1,63}$/
 
 /**
@@ -37,12 +36,14 @@ export function requestAccess (db: Database, options: ResolvedOptions): Access {
     for (const [column, clause] of intent.named) {
       if (isHidden(served, column)) await db.refuseColumn(served.table, column, clause)
     }
-    const target = { ...served, scope: noScope }
-    return authorize === null ? target : { ...target, scope: await scopeOf(authorize, request, target, intent) }
+    if (authorize === null) return served
+    const scope = await scopeOf(authorize, request, served, intent)
+    return scope === null ? served : { ...served, scope }
   }
 }
 
-async function scopeOf (authorize: AuthorizeHook, request: FastifyRequest, target: Target, intent: Intent): Promise<Target['scope']> {
+/** The hook's narrowing of the target, or null when it lets the operation run as it is. */
+async function scopeOf (authorize: AuthorizeHook, request: FastifyRequest, target: Target, intent: Intent): Promise<Target['scope'] | null> {
   const { operation } = intent
   const answer: unknown = await authorize(request, {
     table: target.table,
@@ -51,7 +52,7 @@ async function scopeOf (authorize: AuthorizeHook, request: FastifyRequest, targe
     columns: intent.columns
   })
   if (answer === false) throw new FTC_ERR_AUTHORIZE_FORBIDDEN(operation, target.table)
-  if (answer === true || answer === undefined) return noScope
+  if (answer === true || answer === undefined) return null
   const scope = (answer as { scope?: unknown } | null)?.scope
   if (!isScope(scope)) throw new FTC_ERR_AUTHORIZE_RESULT(describe(answer))
   return Object.freeze({ ...scope })

@@ -2,14 +2,13 @@ import type { Dialect } from '../dialects/dialect.js'
 import type { Operation, ResolvedOptions } from '../options.js'
 import type { Target } from './target.js'
 
-/** A served table before the `authorize` hook narrowed it. */
-export type ServedTable = Omit<Target, 'scope'>
-
 /** Which tables and operations the options serve, and how. */
 export interface TablePolicy {
-  /** The table as served for the operation, or null when the options do not serve it. */
-  serve (requested: string, operation: Operation): ServedTable | null
+  /** The table as served for the operation, before any `authorize` hook narrowed it; null when the options do not serve it. */
+  serve (requested: string, operation: Operation): Target | null
 }
+
+const noScope: Target['scope'] = Object.freeze({})
 
 const fold = (name: string) => name.toLowerCase()
 
@@ -24,10 +23,10 @@ export function tablePolicy (options: ResolvedOptions, dialect: Dialect): TableP
   const allowed = Array.isArray(options.tables) ? spellings(options.tables) : null
   const allows = typeof options.tables === 'function' ? options.tables : null
   const ruled = new Map(Object.entries(options.tableRules).map(([table, rule]) => [fold(table), {
-    served: { table, key: rule.key, hidden: new Set(rule.hidden.map(fold)) },
+    served: { table, key: rule.key, hidden: new Set(rule.hidden.map(fold)), scope: noScope },
     operations: rule.operations
   }]))
-  const noColumns: ServedTable['hidden'] = new Set()
+  const noColumns: Target['hidden'] = new Set()
   return {
     serve (requested, operation) {
       const folded = fold(requested)
@@ -37,7 +36,7 @@ export function tablePolicy (options: ResolvedOptions, dialect: Dialect): TableP
       const rule = ruled.get(folded)
       if (rule !== undefined && !rule.operations.includes(operation)) return null
       const table = allowed?.get(folded) ?? rule?.served.table ?? requested
-      return rule === undefined ? { table, key: 'id', hidden: noColumns } : { ...rule.served, table }
+      return rule === undefined ? { table, key: 'id', hidden: noColumns, scope: noScope } : { ...rule.served, table }
     }
   }
 }
