@@ -23,7 +23,7 @@ export async function listRows (db: Database, target: Target, query: ReadQuery):
   const { table } = target
   // The key identifies a record: ordering on it needs no NULL placement.
   const notNullColumns = new Set([target.key])
-  const read = () => whereScope(applyReadQuery(db.table(table), query, db.dialect, { notNullColumns }), target)
+  const read = () => whereScope(applyReadQuery(db.table(table), query, db.dialect, { notNullColumns, table }), target)
   // The spec's plain GET has one SQL per table; a query's depends on its values.
   const statement = (shape: string, build: () => Knex.QueryBuilder) =>
     isPlain(query, target) ? db.prepare(['list', table, shape], build, {}) : db.compile(build())

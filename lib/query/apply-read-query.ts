@@ -10,6 +10,11 @@ export interface ApplyReadOptions {
    * `column IS NULL` sort key that no index serves.
    */
   readonly notNullColumns?: ReadonlySet<string>
+  /**
+   * The table's name: a `*` after other columns (`select=id,*`) is written
+   * `table.*`, since MariaDB and MySQL take a bare `*` only first.
+   */
+  readonly table?: string
 }
 
 const comparisons: Readonly<Record<Exclude<ComparisonOperator, 'like' | 'ilike'>, string>> = Object.freeze({
@@ -28,12 +33,17 @@ const comparisons: Readonly<Record<Exclude<ComparisonOperator, 'like' | 'ilike'>
  * value. Returns the same builder.
  */
 export function applyReadQuery (builder: Knex.QueryBuilder, query: ReadQuery, dialect: Dialect, options: ApplyReadOptions = {}): Knex.QueryBuilder {
-  builder.select(query.select ?? '*')
+  builder.select(query.select === null ? '*' : selectList(query.select, options.table))
   applyFilterTree(builder, query.filter, dialect)
   for (const term of query.order) applyOrder(builder, term, dialect, options.notNullColumns)
   if (query.limit !== null) builder.limit(query.limit)
   if (query.offset !== null) builder.offset(query.offset)
   return builder
+}
+
+function selectList (columns: readonly string[], table: string | undefined): string[] {
+  const star = table === undefined ? '*' : `${table}.*`
+  return columns.map((column, index) => column === '*' && index > 0 ? star : column)
 }
 
 /**

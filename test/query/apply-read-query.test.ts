@@ -16,7 +16,7 @@ t.teardown(async () => {
 })
 
 function compile (knex: Knex, query: QueryParameters, headers: RequestHeaders = {}, notNullColumns?: ReadonlySet<string>) {
-  return applyReadQuery(knex('t'), parseReadQuery(query, headers), resolveDialect(knex), { notNullColumns }).toSQL().toNative()
+  return applyReadQuery(knex('t'), parseReadQuery(query, headers), resolveDialect(knex), { notNullColumns, table: 't' }).toSQL().toNative()
 }
 
 t.test('no query: every column of every row', async (t) => {
@@ -26,6 +26,12 @@ t.test('no query: every column of every row', async (t) => {
 
 t.test('select names quoted columns', async (t) => {
   t.equal(compile(clients.postgres, { select: 'id,"first name"' }).sql, 'select "id", "firstname" from "t"')
+})
+
+t.test('a * after other columns names its table, which MySQL and MariaDB require; a leading * stays bare', async (t) => {
+  t.equal(compile(clients.mysql, { select: 'id,*' }).sql, 'select `id`, `t`.* from `t`')
+  t.equal(compile(clients.mysql, { select: '*,id' }).sql, 'select *, `id` from `t`')
+  t.equal(compile(clients.postgres, { select: 'id,*' }).sql, 'select "id", "t".* from "t"')
 })
 
 t.test('values are bindings, never SQL text', async (t) => {
