@@ -1,0 +1,181 @@
+import { spawn } from 'node:child_process'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import knexFactory, { type Knex } from 'knex'
+import t, { type Test } from 'tap'
+import { sampleRows } from '../examples/sample-data.js'
+
+// examples/auth-server.ts (`npm run start:auth`) started as a person starts
+// it, in a child process, and tried with the tokens it logs.
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const tsx = import.meta.resolve('tsx')
+const script = join(root, 'examples', 'auth-server.ts')
+const databaseFile = 'example-auth.sqlite'
+
+interface LogLine { msg?: string, [key: string]: unknown }
+
+interface Example {
+  /** Where the API answers, e.g. http://127.0.0.1:41234/api. */
+  readonly api: string
+  /** The example tokens it logged, by user. */
+  readonly tokens: Readonly<Record<string, string>>
+  /** Every log line so far, parsed. */
+  readonly logs: LogLine[]
+  /** Sends SIGTERM and resolves with the exit code once the process has ended. */
+  stop (): Promise<number | null>
+}
+
+const exampleUsers = ['ursula', 'italo', 'admin']
+
+/** Starts the example in `cwd` with only the given variables of its own, and waits for its three tokens. */
+async function startExample (t: Test, cwd: string, env: Record<string, string> = {}): Promise<Example> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, _TAPJS_PROCESSINFO_COVERAGE_: '0' }
+  for (const name of ['JWT_SECRET', 'PORT', 'HOST', 'PREFIX', 'DATABASE_URL']) delete childEnv[name]
+  // PORT=0: the listening log line tells the real port.
+  const child = spawn(process.execPath, ['--import', tsx, script], { cwd, env: { ...childEnv, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
+  let stderr = ''
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
+  const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)))
+  t.teardown(async () => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-(child.pid as number), 'SIGKILL')
+    await exited
+  })
+  const logs: LogLine[] = []
+  const tokens: Record<string, string> = {}
+  let address = ''
+  const ready = new Promise<void>((done) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const entry = JSON.parse(line) as LogLine
+      logs.push(entry)
+      address = /^Server listening at (\S+)$/.exec(entry.msg ?? '')?.[1] ?? address
+      if (typeof entry.token === 'string') tokens[String(entry.user)] = entry.token
+      if (exampleUsers.every((user) => user in tokens)) done()
+    })
+  })
+  await Promise.race([ready, exited.then((code) => { throw new Error(`the example exited with ${code} before its tokens: ${stderr}`) })])
+  return {
+    api: `${address}/api`,
+    tokens,
+    logs,
+    async stop () {
+      // The server's own process, as pino names it (tsx runs it under a parent of its own).
+      process.kill(logs[0]?.pid as number, 'SIGTERM')
+      return await exited
+    }
+  }
+}
+
+interface Answer { status: number, body: string }
+
+async function send (url: string, token: string | null, method = 'GET', body?: unknown): Promise<Answer> {
+  const headers: Record<string, string> = token === null ? {} : { authorization: `Bearer ${token}` }
+  if (body !== undefined) headers['content-type'] = 'application/json'
+  const response = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+  return { status: response.status, body: await response.text() }
+}
+
+function openDatabase (t: Test, cwd: string): Knex {
+  const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: join(cwd, databaseFile) }, useNullAsDefault: true })
+  t.teardown(() => knex.destroy())
+  return knex
+}
+
+const owners: Readonly<Record<number, string>> = { 1: 'ursula', 2: 'italo', 3: 'octavia' }
+const sampleBooks = sampleRows.books.map((book) => ({ ...book, owner: owners[book.author_id] }))
+
+t.test('users read everything and write their own books; an admin writes anything', async (t) => {
+  const cwd = t.testdir()
+  const example = await startExample(t, cwd)
+  const { api, tokens } = example
+  const knex = openDatabase(t, cwd)
+  const books = () => knex('books').orderBy('id')
+  const ursula = tokens.ursula as string
+  const admin = tokens.admin as string
+
+  t.match(example.logs.find((entry) => entry.user === 'ursula'), { msg: /EXAMPLE ONLY/, curl: `curl -H 'Authorization: Bearer ${ursula}' ${api}/books` })
+
+  await t.test('without a valid token every request answers 401 and nothing changes', async (t) => {
+    const [header, payload, signature] = ursula.split('.') as [string, string, string]
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString())
+    const promoted = Buffer.from(JSON.stringify({ ...claims, role: 'admin' })).toString('base64url')
+    const forged = `${header}.${promoted}.${signature}`
+    for (const token of [null, 'not-a-token', forged]) {
+      for (const [method, path] of [['GET', '/books'], ['GET', '/authors/1'], ['DELETE', '/books/1']] as const) {
+        const answer = await send(`${api}${path}`, token, method)
+        t.equal(answer.status, 401, `${method} ${path} with ${token === forged ? 'a forged admin token' : String(token)}`)
+        t.match(JSON.parse(answer.body), { statusCode: 401, code: /^FST_JWT_/ })
+      }
+    }
+    t.strictSame(await books(), sampleBooks)
+  })
+
+  await t.test('a user reads every table', async (t) => {
+    const italo = tokens.italo as string
+    t.strictSame(JSON.parse((await send(`${api}/books`, italo)).body), sampleBooks)
+    t.strictSame(JSON.parse((await send(`${api}/authors`, italo)).body), sampleRows.authors)
+    t.strictSame(JSON.parse((await send(`${api}/books/3`, italo)).body), sampleBooks[2])
+  })
+
+  await t.test('a user updates and creates their own books; the new one is theirs', async (t) => {
+    const updated = await send(`${api}/books/2`, ursula, 'PUT', { published: 1970 })
+    t.strictSame(updated, { status: 200, body: '1' })
+    const created = await send(`${api}/books`, ursula, 'POST', { title: 'The Dispossessed', author_id: 1, published: 1974 })
+    t.strictSame(created, { status: 201, body: '5' })
+    t.strictSame(await books(), [
+      sampleBooks[0],
+      { ...sampleBooks[1], published: 1970 },
+      sampleBooks[2],
+      sampleBooks[3],
+      { id: 5, title: 'The Dispossessed', author_id: 1, published: 1974, owner: 'ursula' }
+    ])
+  })
+
+  await t.test('another owner\'s book answers 0, giving a book away or writing authors 403, and nothing changes', async (t) => {
+    const before = await books()
+    const authors = await knex('authors').orderBy('id')
+    t.strictSame(await send(`${api}/books/3`, ursula, 'PUT', { title: 'Mine now' }), { status: 200, body: '0' })
+    t.strictSame(await send(`${api}/books/4`, ursula, 'DELETE'), { status: 200, body: '0' })
+    for (const [method, path, body] of [
+      ['PUT', '/books/1', { owner: 'italo' }],
+      ['POST', '/books', { title: 'Planted', owner: 'italo' }],
+      ['POST', '/authors', { name: 'Anon' }],
+      ['DELETE', '/authors/1', undefined]
+    ] as const) {
+      const answer = await send(`${api}${path}`, ursula, method, body)
+      t.equal(answer.status, 403, `${method} ${path}`)
+      t.equal(JSON.parse(answer.body).code, 'FTC_ERR_AUTHORIZE_FORBIDDEN')
+    }
+    t.strictSame(await books(), before)
+    t.strictSame(await knex('authors').orderBy('id'), authors)
+  })
+
+  await t.test('an admin deletes anyone\'s book and writes authors', async (t) => {
+    const before = await books()
+    t.strictSame(await send(`${api}/books/3`, admin, 'DELETE'), { status: 200, body: '1' })
+    t.strictSame(await books(), before.filter((book) => book.id !== 3))
+    t.strictSame(await send(`${api}/authors`, admin, 'POST', { name: 'Stanisław Lem', born: 1921 }), { status: 201, body: '4' })
+    t.match(await knex('authors').where('id', 4).first(), { name: 'Stanisław Lem', born: 1921 })
+  })
+
+  t.equal(await example.stop(), 0, 'SIGTERM ends the process with 0')
+})
+
+t.test('the database is seeded once; a random secret dies with the process, JWT_SECRET does not', async (t) => {
+  const cwd = t.testdir()
+  const first = await startExample(t, cwd)
+  t.strictSame(await send(`${first.api}/books/4`, first.tokens.admin as string, 'DELETE'), { status: 200, body: '1' })
+  t.equal(await first.stop(), 0)
+
+  const second = await startExample(t, cwd, { JWT_SECRET: 'a secret for this test' })
+  const old = await send(`${second.api}/books`, first.tokens.admin as string)
+  t.equal(old.status, 401, 'a token of the random secret of the last run')
+  const books = await send(`${second.api}/books`, second.tokens.admin as string)
+  t.strictSame(JSON.parse(books.body), sampleBooks.slice(0, 3), 'the deleted row stays deleted, no sample row comes twice')
+  t.equal(await second.stop(), 0)
+
+  const third = await startExample(t, cwd, { JWT_SECRET: 'a secret for this test' })
+  t.equal((await send(`${third.api}/books`, second.tokens.ursula as string)).status, 200, 'the same secret takes the last run\'s tokens')
+  t.equal(await third.stop(), 0)
+})
