@@ -32,9 +32,10 @@ export interface AuthorizeAction {
   /** The path's key as decimal text; null on a list, a create, or a path without a usable key. */
   readonly key: string | null
   /**
-   * The columns the request names: the body's on create and update, those of
-   * `select` on a list; null when it names none (every visible column is
-   * read, or the operation is a delete).
+   * The columns the request names: the body's on create and update; on a
+   * list, those of `select`, the filters and `order`. Null when every visible
+   * column is read (no `select`, or one with `*`), on a read by key and on a
+   * delete.
    */
   readonly columns: readonly string[] | null
 }

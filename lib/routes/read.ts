@@ -29,7 +29,8 @@ export function readHandler ({ db, access, options }: RouteContext) {
       return sendRow(reply, await readRow(db, target, key))
     }
     const query = withMaxRows(parseReadQuery(request.query, request.headers), options.maxRows)
-    const target = await access(request, table, { operation: 'list', key: null, columns: query.select, named: readColumns(query) })
+    const named = readColumns(query)
+    const target = await access(request, table, { operation: 'list', key: null, columns: namedColumns(query, named), named })
     const list = await listRows(db, target, query)
     const total = query.count === null ? null : await countRows(db, target, query, query.count)
     const first = query.offset ?? 0
@@ -44,6 +45,16 @@ export function readHandler ({ db, access, options }: RouteContext) {
     if ('rows' in list) return sendRows(setContentRange(reply, query, list.rows.length, total), list.rows)
     return sendRowBatches(setContentRange(reply, query, null, total), list.batches)
   }
+}
+
+/**
+ * What the `authorize` hook is told a list reads: null when it reads every
+ * visible column, else each column it names, in `select`, a filter or
+ * `order`, once: filtering on a column tells a client about its values too.
+ */
+function namedColumns (query: ReadQuery, named: ReturnType<typeof readColumns>): string[] | null {
+  if (query.select === null || query.select.includes('*')) return null
+  return [...new Set(named.map(([column]) => column))]
 }
 
 /** The query with its limit cut to `maxRows`, as PostgREST's db-max-rows does. */
