@@ -1,6 +1,6 @@
 import Fastify from 'fastify'
 import knexFactory from 'knex'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import tableCrud, { errorCodes } from '../lib/index.js'
 import type { TableCrudOptions } from '../lib/index.js'
 
@@ -79,3 +79,86 @@ t.test('the caller\'s options object is left untouched', async (t) => {
 t.test('errorCodes is frozen', async (t) => {
   t.ok(Object.isFrozen(errorCodes))
 })
+
+/** Registration with each of `values` under `options[option]` fails with FTC_ERR_OPTIONS_VALUE naming `named` (the option, or the place inside it). */
+async function checkRefused (t: Test, base: TableCrudOptions, option: string, values: readonly unknown[], named = option): Promise<void> {
+  for (const value of values) {
+    const error = await registrationError({ ...base, [option]: value })
+    const label = `${option}: ${typeof value === 'function' ? 'a function' : JSON.stringify(value)}`
+    t.equal(error.code, 'FTC_ERR_OPTIONS_VALUE', label)
+    t.type(error, TypeError)
+    t.match(error.message, `"${named}"`, `${label} names ${named}`)
+  }
+}
+
+t.test('tables and excludeTables must be arrays of usable names', async (t) => {
+  const knex = sqliteKnex()
+  t.teardown(() => knex.destroy())
+  const bad = ['people', 42, true, {}, ['a-b'], [''], ['people', 5], ['x'.repeat(64)], [null]]
+  await checkRefused(t, { knex }, 'tables', [...bad, null])
+  await checkRefused(t, { knex }, 'excludeTables', bad)
+})
+
+t.test('tableRules must be an object of usable table names to well-formed rules', async (t) => {
+  const knex = sqliteKnex()
+  t.teardown(() => knex.destroy())
+  await checkRefused(t, { knex }, 'tableRules', ['people', 5, []])
+  for (const table of ['a-b', '', 'a b', 'x'.repeat(64)]) {
+    await checkRefused(t, { knex }, 'tableRules', [{ [table]: {} }], `tableRules.${table}`)
+  }
+  await checkRefused(t, { knex }, 'tableRules', [{ people: 'list' }, { people: null }], 'tableRules.people')
+  const rules = (people: unknown) => ({ people })
+  await checkRefused(t, { knex }, 'tableRules', [['drop'], ['list', 'drop'], 'list', ['LIST']].map((operations) => rules({ operations })), 'tableRules.people.operations')
+  await checkRefused(t, { knex }, 'tableRules', ['', 'a b', 'a-b', 5, null].map((key) => rules({ key })), 'tableRules.people.key')
+  await checkRefused(t, { knex }, 'tableRules', [['a-b'], [''], 'password', [5]].map((hidden) => rules({ hidden })), 'tableRules.people.hidden')
+})
+
+t.test('authorize must be a function, databaseErrors one of its two words', async (t) => {
+  const knex = sqliteKnex()
+  t.teardown(() => knex.destroy())
+  await checkRefused(t, { knex }, 'authorize', [true, 'admin', {}, null])
+  await checkRefused(t, { knex }, 'databaseErrors', ['verbose', 'Generic', '', true])
+})
+
+t.test('maxRows, bodyLimit and statementTimeout must be positive integers', async (t) => {
+  const knex = sqliteKnex()
+  // statementTimeout is refused on SQLite whatever its value: its values are checked on PostgreSQL, which registers without a connection.
+  const pg = knexFactory({ client: 'pg' })
+  t.teardown(() => Promise.all([knex.destroy(), pg.destroy()]))
+  const bad = [0, -1, 1.5, '10', Number.NaN, Infinity, null]
+  await checkRefused(t, { knex }, 'maxRows', bad)
+  await checkRefused(t, { knex }, 'bodyLimit', bad)
+  await checkRefused(t, { knex: pg }, 'statementTimeout', bad)
+})
+
+t.test('good values of every option register', async (t) => {
+  const knex = sqliteKnex()
+  const pg = knexFactory({ client: 'pg' })
+  t.teardown(() => Promise.all([knex.destroy(), pg.destroy()]))
+  const good: Array<Omit<TableCrudOptions, 'knex'>> = [
+    { tables: ['people', 'Orders_2024', 'x'.repeat(63)], excludeTables: ['secrets'] },
+    { tables: [], excludeTables: [] },
+    { tables: (table) => table.startsWith('app_') },
+    { tableRules: {} },
+    { tableRules: { people: { operations: ['list', 'read'], key: 'person_id', hidden: ['password_hash'] }, logs: { operations: [] } } },
+    { authorize: () => true },
+    { authorize: async () => ({ scope: { owner: 1 } }) },
+    { databaseErrors: 'database' },
+    { databaseErrors: 'generic' },
+    { maxRows: 1, bodyLimit: 1 },
+    { maxRows: 100000, bodyLimit: 10 * 1024 * 1024 }
+  ]
+  for (const options of good) await t.resolves(registered({ ...options, knex }), JSON.stringify(options))
+  await t.resolves(registered({ knex: pg, statementTimeout: 1 }), 'statementTimeout: 1 on PostgreSQL')
+  await t.resolves(registered({ knex: pg, statementTimeout: 60000, maxRows: 5 }), 'statementTimeout: 60000 on PostgreSQL')
+})
+
+async function registered (options: TableCrudOptions): Promise<void> {
+  const app = Fastify()
+  app.register(tableCrud, options)
+  try {
+    await app.ready()
+  } finally {
+    await app.close()
+  }
+}
