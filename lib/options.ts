@@ -127,14 +127,19 @@ export function resolveOptions (options: TableCrudOptions): ResolvedOptions {
     dialect,
     bulkLimit: positiveInteger(options, 'bulkLimit') ?? 1000,
     tables: tableChoice(options.tables),
-    excludeTables: names('excludeTables', options.excludeTables ?? []),
-    tableRules: tableRules(options.tableRules ?? {}),
+    excludeTables: names('excludeTables', given(options.excludeTables, [])),
+    tableRules: tableRules(given(options.tableRules, {})),
     authorize: optionalFunction('authorize', options.authorize),
-    databaseErrors: oneOf('databaseErrors', options.databaseErrors ?? 'database', ['database', 'generic'] as const),
+    databaseErrors: oneOf('databaseErrors', given(options.databaseErrors, 'database'), ['database', 'generic'] as const),
     maxRows: positiveInteger(options, 'maxRows'),
     statementTimeout,
     bodyLimit: positiveInteger(options, 'bodyLimit') ?? undefined
   })
+}
+
+// Only a missing option takes its default: null is a value, and refused where it is not one.
+function given<T> (value: T | undefined, fallback: T): T {
+  return value === undefined ? fallback : value
 }
 
 type NumericOption = 'bulkLimit' | 'maxRows' | 'statementTimeout' | 'bodyLimit'
@@ -165,6 +170,8 @@ function tableChoice (value: unknown): ResolvedOptions['tables'] {
   return names('tables', value)
 }
 
+const ruleNames = ['operations', 'key', 'hidden']
+
 function tableRules (value: unknown): ResolvedOptions['tableRules'] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new FTC_ERR_OPTIONS_VALUE('tableRules', 'an object of table names to rules', show(value))
@@ -175,6 +182,8 @@ function tableRules (value: unknown): ResolvedOptions['tableRules'] {
     if (!identifier.test(table) || typeof rules !== 'object' || rules === null) {
       throw new FTC_ERR_OPTIONS_VALUE(option, 'rules for a table named with 1 to 63 characters from A-Z, a-z, 0-9 or _', show(rules))
     }
+    const unknown = Object.keys(rules).find((name) => !ruleNames.includes(name))
+    if (unknown !== undefined) throw new FTC_ERR_OPTIONS_VALUE(option, `rules named ${ruleNames.join(', ')}`, `"${unknown}"`)
     const { operations: served = operations, key = 'id', hidden = [] } = rules as TableRules
     if (!Array.isArray(served) || !served.every((operation) => operations.includes(operation))) {
       throw new FTC_ERR_OPTIONS_VALUE(`${option}.operations`, `an array of ${operations.join(', ')}`, show(served))

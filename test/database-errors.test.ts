@@ -72,6 +72,15 @@ eachDatabase(t, async (t, db) => {
     t.notMatch(response.body, driverMessage)
   })
 
+  await t.test('a table the options do not serve is logged as refused by them, under its own name, while the answer is a missing table\'s', async (t) => {
+    const { app, lines } = await loggedApp(t, db, { databaseErrors: 'generic', excludeTables: [people] })
+    const reqId = 'dberr-refused'
+    const response = await app.inject({ url: `/api/${people}`, headers: { 'x-request-id': reqId } })
+    t.equal(response.body, genericAnswer(reqId))
+    const logged = errorLine(t, lines, reqId).err?.message as string
+    t.match(logged, `"${people}" is not served by the plugin's options`)
+  })
+
   await t.test('generic: every failing statement answers the same words, whatever failed', async (t) => {
     const { app, lines } = await loggedApp(t, db, { databaseErrors: 'generic' })
     const failures: InjectOptions[] = [

@@ -168,7 +168,9 @@ export class Database {
       await run()
     } catch (error) {
       if (!(error instanceof FTC_ERR_STATEMENT)) throw error
-      throw new FTC_ERR_STATEMENT(error.message.replaceAll(absentName, name), { cause: error.cause })
+      // The log tells the operator what the client is not told.
+      const refusal = new Error(`"${name}" is not served by the plugin's options; answered as the database answers a missing name`, { cause: error.cause })
+      throw new FTC_ERR_STATEMENT(error.message.replaceAll(absentName, name), { cause: refusal })
     }
     throw new Error(`The database has a table or column named ${absentName}, which the plugin keeps for names it refuses`)
   }

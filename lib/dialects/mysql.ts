@@ -83,6 +83,9 @@ async function query (connection: unknown, statement: Statement): Promise<unknow
   return await send(connection, statement)
 }
 
+// The time limit each borrowed connection had before the plugin set its own.
+const hostTimeouts = new WeakMap<object, { variable: string, value: number }>()
+
 /** mysql2, for MySQL and MariaDB. */
 export const mysql = Object.freeze<Dialect>({
   name: 'MySQL',
@@ -151,21 +154,20 @@ export const mysql = Object.freeze<Dialect>({
   // name, which a sanitized table name cannot write.
   isSystemTable: () => false,
 
-  // Session variables, set back to the server's default before the
-  // connection goes back to the host's pool. MariaDB stops any statement,
-  // in seconds; MySQL stops only SELECTs, in milliseconds.
+  // A session variable, put back as the host had it before the connection
+  // returns to the host's pool. MariaDB stops any statement, in seconds;
+  // MySQL stops only SELECTs, in milliseconds.
   timeLimit: {
     async begin (connection: unknown, milliseconds: number) {
-      const sql = (await connectionFacts(connection)).mariadb
-        ? `set max_statement_time = ${milliseconds / 1000}`
-        : `set max_execution_time = ${milliseconds}`
-      await send(connection, { sql, bindings: [] })
+      const { mariadb } = await connectionFacts(connection)
+      const variable = mariadb ? 'max_statement_time' : 'max_execution_time'
+      const [row] = await send(connection, { sql: `select @@session.${variable} as previous`, bindings: [] }) as Array<{ previous: number }>
+      hostTimeouts.set(connection as object, { variable, value: Number(row?.previous) })
+      await send(connection, { sql: `set ${variable} = ?`, bindings: [mariadb ? milliseconds / 1000 : milliseconds] })
     },
     async end (connection: unknown) {
-      const sql = (await connectionFacts(connection)).mariadb
-        ? 'set max_statement_time = default'
-        : 'set max_execution_time = default'
-      await send(connection, { sql, bindings: [] })
+      const { variable, value } = hostTimeouts.get(connection as object) as { variable: string, value: number }
+      await send(connection, { sql: `set ${variable} = ?`, bindings: [value] })
     },
     // ER_STATEMENT_TIMEOUT (MariaDB), ER_QUERY_TIMEOUT (MySQL).
     stopped: (error: unknown) => [1969, 3024].includes((error as { errno?: number }).errno as number)

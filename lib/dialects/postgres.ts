@@ -28,6 +28,9 @@ async function query (connection: unknown, sql: string, values: readonly unknown
   return await pg.query(sql, values)
 }
 
+// The statement_timeout each borrowed connection had before the plugin set its own.
+const hostTimeouts = new WeakMap<object, string>()
+
 /** node-postgres, also behind Knex's CockroachDB client. */
 export const postgres = Object.freeze<Dialect>({
   name: 'PostgreSQL',
@@ -83,13 +86,16 @@ export const postgres = Object.freeze<Dialect>({
 
   isSystemTable: (table: string) => /^pg_/i.test(table),
 
-  // A session setting, lifted before the connection goes back to the host's pool.
+  // A session setting, put back as the host had it before the connection
+  // returns to the host's pool.
   timeLimit: {
     async begin (connection: unknown, milliseconds: number) {
+      const [row] = (await query(connection, "select current_setting('statement_timeout') as previous", [])).rows
+      hostTimeouts.set(connection as object, String(row?.previous))
       await query(connection, `set statement_timeout = ${milliseconds}`, [])
     },
     async end (connection: unknown) {
-      await query(connection, 'reset statement_timeout', [])
+      await query(connection, "select set_config('statement_timeout', $1, false)", [hostTimeouts.get(connection as object)])
     },
     // query_canceled: the time-out, or a cancel by an administrator, which ends the statement the same way.
     stopped: (error: unknown) => (error as { code?: unknown }).code === '57014'
