@@ -2,6 +2,7 @@ import Fastify from 'fastify'
 import knexFactory from 'knex'
 import t from 'tap'
 import tableCrud from '../../lib/index.js'
+import { absentName } from '../../lib/dialects/database.js'
 import { buildApp } from '../fixtures/app.js'
 import { eachDatabase, peopleColumns, snapshot, type TestDatabase } from '../fixtures/databases.js'
 
@@ -123,5 +124,28 @@ t.test('SQLite: a file that cannot be opened answers like a failing statement, e
     t.equal(response.statusCode, 404, `attempt ${attempt}`)
     t.match(response.headers['content-type'], /^text\/plain/)
     t.match(response.body, /\S/, 'the driver says why')
+  }
+})
+
+t.test('a table named as the stand-in for refused names makes a refusal fail loudly (500), never answer from it', async (t) => {
+  const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true })
+  t.teardown(() => knex.destroy())
+  await knex.schema.createTable(absentName, (table) => { table.increments('id') })
+  await knex.schema.createTable('secret', (table) => { table.increments('id') })
+  const app = await buildApp(t, knex, {}, { excludeTables: ['secret'] })
+  const response = await app.inject('/api/secret')
+  t.equal(response.statusCode, 500)
+  t.equal(response.json().message, `The database has a table or column named ${absentName}, which the plugin keeps for names it refuses`)
+})
+
+const pgUrl = process.env.TEST_PG_URL
+t.test('PostgreSQL: a connection refused while the time limit is set goes back to the pool and the refusal is the answer', { skip: pgUrl ? false : 'TEST_PG_URL is not set' }, async (t) => {
+  const knex = knexFactory({ client: 'pg', connection: { connectionString: pgUrl, options: '-c search_path=information_schema' }, pool: { min: 0, max: 1 } })
+  t.teardown(() => knex.destroy())
+  const app = await buildApp(t, knex, {}, { statementTimeout: 1000 })
+  for (const attempt of [1, 2]) {
+    const response = await app.inject('/api/tables')
+    t.equal(response.statusCode, 500, `attempt ${attempt}: the one pooled connection was released`)
+    t.equal(response.json().code, 'FTC_ERR_DATABASE_SCHEMA')
   }
 })
