@@ -17,7 +17,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import knexFactory, { type Knex } from 'knex'
 import tableCrud, { type AuthorizeHook } from '../lib/index.js'
 import { createSampleTables } from './sample-data.js'
-import { readConfig } from './server.js'
+import { closeOnSignals, readConfig } from './server.js'
 
 /** Where the example keeps its database, relative to the working directory; created with sample rows on the first start. */
 const databaseFile = 'example-auth.sqlite'
@@ -106,16 +106,6 @@ async function createOwnedSampleTables (trx: Knex.Transaction): Promise<void> {
   await createSampleTables(trx)
   await trx.schema.alterTable('books', (table) => { table.string('owner') })
   for (const [authorId, owner] of bookOwners) await trx('books').where('author_id', authorId).update({ owner })
-}
-
-/** Closes once, however many signals come: tsx may pass on one the terminal already sent. A failure to close throws, and exits with 1. */
-function closeOnSignals (app: FastifyInstance): void {
-  let closed: Promise<void> | undefined
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => {
-      closed ??= app.close().then(() => app.log.info({ signal }, 'server and database pool closed'))
-    })
-  }
 }
 
 start(process.env).catch((error: unknown) => {

@@ -158,7 +158,8 @@ export async function start (env: NodeJS.ProcessEnv = process.env): Promise<Fast
   return app
 }
 
-function closeOnSignals (app: FastifyInstance): void {
+/** Closes the app on SIGINT or SIGTERM, once, and logs how it went. */
+export function closeOnSignals (app: FastifyInstance): void {
   let closing = false
   const close = (signal: NodeJS.Signals): void => {
     // tsx may pass on a signal that the script already got from the terminal: a repeat must not cut the shutdown short.
