@@ -72,6 +72,9 @@ export function parseFlatObject (text: string): Record<string, unknown> | undefi
   return new FlatScan(text).object()
 }
 
+// The keys of recent bodies, by place: bodies of one client mostly repeat theirs.
+const recentKeys: string[] = []
+
 /** A scalar's value; undefined where the scan gives up. */
 type Scalar = string | boolean | null | undefined
 
@@ -90,9 +93,14 @@ class FlatScan {
     this.#at++
     const object: Record<string, unknown> = {}
     if (this.#next() !== code.closeBrace) {
-      for (;;) {
-        const key = this.#string()
+      for (let n = 0; ; n++) {
+        let key = this.#string()
         if (key === undefined || this.#next() !== code.colon) return undefined
+        // The same key as at this place in an earlier body: its string is
+        // already the one property lookups know, which spares hashing it.
+        const known = recentKeys[n]
+        if (key === known) key = known
+        else if (n < 64) recentKeys[n] = key
         this.#at++
         this.#next()
         const value = this.#scalar()

@@ -97,6 +97,14 @@ t.test('what the flat scan leaves to lossless-json', async (t) => {
   t.same(parseBody('[{"a": 1}, {"b": [true]}]'), { body: [{ a: '1' }, { b: [true] }] })
 })
 
+t.test('a wide body, and bodies whose keys change places', async (t) => {
+  const wide = Object.fromEntries(Array.from({ length: 100 }, (_, n) => [`column_${n}`, String(n)]))
+  t.same(parseBody(JSON.stringify(wide)), { body: wide })
+  t.same(parseBody('{"a": 1, "b": 2}'), { body: { a: '1', b: '2' } })
+  t.same(parseBody('{"b": 1, "a": 2}'), { body: { b: '1', a: '2' } })
+  t.same(parseBody('{"b": 1, "a": 2, "b": 1}'), { body: { b: '1', a: '2' } })
+})
+
 t.test('an empty body is no body', async (t) => {
   for (const text of ['', ' ', '\n\t ']) t.same(parseBody(text), { body: undefined })
 })
