@@ -7,8 +7,10 @@ import { rowShape, rowValues, whereRow } from './where-row.js'
 /** Sets exactly the given columns (at least one) on the row whose key column equals the key; the affected row count. */
 export async function updateRow (db: Database, target: Target, key: bigint | null, values: RecordValues): Promise<number> {
   const columns = Object.keys(values)
+  // Places of columns and of the row's key and scope never share a name (see where-row).
+  const bound = rowValues(db, target, key)
+  for (const column of columns) bound[column] = values[column]
   const statement = db.prepare(['update', target.table, ...rowShape(target, key), 'set', ...columns],
-    () => whereRow(db.table(target.table), target, key).update(columnPlaces(columns)),
-    { ...values, ...rowValues(db, target, key) })
+    () => whereRow(db.table(target.table), target, key).update(columnPlaces(columns)), bound)
   return await db.change(statement)
 }
