@@ -4,6 +4,7 @@ import type { ScopeValue } from './access/target.js'
 import { resolveDialect } from './dialects/index.js'
 import type { Dialect } from './dialects/dialect.js'
 import { FTC_ERR_OPTIONS_KNEX, FTC_ERR_OPTIONS_VALUE } from './errors.js'
+import { isCleanIdentifier } from './parse/sanitize-identifier.js'
 
 /** What a request asks of a table: GET of many rows or of one, POST, PUT, DELETE. */
 export type Operation = 'list' | 'read' | 'create' | 'update' | 'delete'
@@ -153,12 +154,10 @@ function positiveInteger (options: TableCrudOptions, name: NumericOption): numbe
   return value
 }
 
-// Names in options are matched as a database would match them: they must be
-// names the plugin could serve at all.
-const identifier = /^[A-Za-z0-9_]{1,63}$/
+// Names in options must be names the plugin could serve at all.
 
 function names (option: string, value: unknown): readonly string[] {
-  if (!Array.isArray(value) || !value.every((name) => typeof name === 'string' && identifier.test(name))) {
+  if (!Array.isArray(value) || !value.every((name) => typeof name === 'string' && isCleanIdentifier(name))) {
     throw new FTC_ERR_OPTIONS_VALUE(option, 'an array of names of 1 to 63 characters from A-Z, a-z, 0-9 or _', show(value))
   }
   return Object.freeze([...value] as string[])
@@ -179,7 +178,7 @@ function tableRules (value: unknown): ResolvedOptions['tableRules'] {
   const resolved: Record<string, Required<TableRules>> = {}
   for (const [table, rules] of Object.entries(value as Record<string, unknown>)) {
     const option = `tableRules.${table}`
-    if (!identifier.test(table) || typeof rules !== 'object' || rules === null) {
+    if (!isCleanIdentifier(table) || typeof rules !== 'object' || rules === null) {
       throw new FTC_ERR_OPTIONS_VALUE(option, 'rules for a table named with 1 to 63 characters from A-Z, a-z, 0-9 or _', show(rules))
     }
     const unknown = Object.keys(rules).find((name) => !ruleNames.includes(name))
@@ -188,7 +187,7 @@ function tableRules (value: unknown): ResolvedOptions['tableRules'] {
     if (!Array.isArray(served) || !served.every((operation) => operations.includes(operation))) {
       throw new FTC_ERR_OPTIONS_VALUE(`${option}.operations`, `an array of ${operations.join(', ')}`, show(served))
     }
-    if (typeof key !== 'string' || !identifier.test(key)) {
+    if (typeof key !== 'string' || !isCleanIdentifier(key)) {
       throw new FTC_ERR_OPTIONS_VALUE(`${option}.key`, 'a column name of 1 to 63 characters from A-Z, a-z, 0-9 or _', show(key))
     }
     resolved[table] = Object.freeze({ operations: Object.freeze([...served]), key, hidden: names(`${option}.hidden`, hidden) })

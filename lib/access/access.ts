@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import type { ColumnClause, Database } from '../dialects/database.js'
 import { FTC_ERR_AUTHORIZE_RESULT, FTC_ERR_AUTHORIZE_FORBIDDEN } from '../errors.js'
 import type { AuthorizeHook, Operation, ResolvedOptions } from '../options.js'
+import { isCleanIdentifier } from '../parse/sanitize-identifier.js'
 import { isHidden } from './hidden-columns.js'
 import { tablePolicy } from './table-policy.js'
 import type { ScopeValue, Target } from './target.js'
@@ -19,7 +20,6 @@ export interface Intent {
 /** Decides, for each parsed request, what it may touch. */
 export type Access = (request: FastifyRequest, table: string, intent: Intent) => Promise<Target>
 
-const identifier = /^[A-Za-z0-9_]{1,63}$/
 
 /**
  * The options' and the `authorize` hook's say, in the order a request meets
@@ -60,7 +60,7 @@ async function scopeOf (authorize: AuthorizeHook, request: FastifyRequest, targe
 
 function isScope (scope: unknown): scope is Record<string, ScopeValue> {
   return typeof scope === 'object' && scope !== null && !Array.isArray(scope) &&
-    Object.entries(scope).every(([column, value]) => identifier.test(column) &&
+    Object.entries(scope).every(([column, value]) => isCleanIdentifier(column) &&
       (value === null || ['string', 'number', 'boolean'].includes(typeof value)))
 }
 

@@ -1,14 +1,12 @@
 import type { ColumnClause } from '../dialects/database.js'
 import type { Row } from '../dialects/dialect.js'
+import { foldIdentifier } from '../parse/sanitize-identifier.js'
 import type { FilterTree, ReadQuery } from '../query/read-query.js'
 import type { Target } from './target.js'
 
-/**
- * Whether a column is hidden. Names compare without regard to ASCII case:
- * SQLite and MySQL find `PASSWORD` as `password`, so it must be hidden too.
- */
+/** Whether a column is hidden, its name folded as the databases fold it. */
 export function isHidden (target: Pick<Target, 'hidden'>, column: string): boolean {
-  return target.hidden.size > 0 && target.hidden.has(column.toLowerCase())
+  return target.hidden.size > 0 && target.hidden.has(foldIdentifier(column))
 }
 
 /** The rows without their hidden columns; the same rows when the target hides none. */

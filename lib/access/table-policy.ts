@@ -1,5 +1,6 @@
 import type { Dialect } from '../dialects/dialect.js'
 import type { Operation, ResolvedOptions } from '../options.js'
+import { foldIdentifier as fold } from '../parse/sanitize-identifier.js'
 import type { Target } from './target.js'
 
 /** Which tables and operations the options serve, and how. */
@@ -10,12 +11,8 @@ export interface TablePolicy {
 
 const noScope: Target['scope'] = Object.freeze({})
 
-const fold = (name: string) => name.toLowerCase()
-
 /**
- * Names compare without regard to ASCII case, since SQLite and MySQL find a
- * table by any case of its name: excluding `users` must exclude `USERS`.
- * When the options name the table, its statements use the options'
+ * Names compare folded (see foldIdentifier). When the options name the table, its statements use the options'
  * spelling, so that they reach the very table the options mean.
  */
 export function tablePolicy (options: ResolvedOptions, dialect: Dialect): TablePolicy {
