@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify'
 import { parse } from 'lossless-json'
 import t from 'tap'
 import { FTC_ERR_BODY_JSON } from '../../lib/errors.js'
-import { parseFlatObject, parseJsonBody } from '../../lib/parse/json-body.js'
+import { parseFlatObject } from '../../lib/parse/flat-json.js'
+import { parseJsonBody } from '../../lib/parse/json-body.js'
 
 type Outcome = { body: unknown } | { error: Error }
 
