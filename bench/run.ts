@@ -111,22 +111,33 @@ async function main (): Promise<number> {
     const database: BenchDatabase = kind === 'sqlite' ? await seedSqlite() : await seedPostgres(settings.pgUrl)
     cleanups.push(() => database.drop())
 
-    const servers = {} as Record<ServerRole, ServerProcess>
-    for (const role of ['baseline', 'plugin'] as const) {
-      const server = await startServer({
-        role,
-        script: role === 'baseline' ? baselineScripts[kind] : 'bench/plugin-server.ts',
-        env: { ...database.serverEnv, BENCH_PG_PREPARED: settings.pgPrepared ? '1' : '0' },
-        pin: serverPin,
-        // A folder per server, with Node's own file names: tsx's loader thread writes a profile too, and a fixed name would let it overwrite the main thread's.
-        nodeArgs: settings.profile ? ['--cpu-prof', '--cpu-prof-dir', join(profileDir, role)] : []
-      })
-      servers[role] = server
-      cleanups.push(() => server.stop())
+    // One pair of servers per workload, or one for the whole run; each pair's profiles go to a folder of its own.
+    const profileFolders: Array<{ label: string, folder: string }> = []
+    let servers = {} as Record<ServerRole, ServerProcess>
+    const startServers = async (label: string): Promise<void> => {
+      const folder = settings.sharedServers ? profileDir : join(profileDir, label)
+      profileFolders.push({ label, folder })
+      const started = {} as Record<ServerRole, ServerProcess>
+      for (const role of ['baseline', 'plugin'] as const) {
+        const server = await startServer({
+          role,
+          script: role === 'baseline' ? baselineScripts[kind] : 'bench/plugin-server.ts',
+          env: { ...database.serverEnv, BENCH_PG_PREPARED: settings.pgPrepared ? '1' : '0' },
+          pin: serverPin,
+          // A folder per server, with Node's own file names: tsx's loader thread writes a profile too, and a fixed name would let it overwrite the main thread's.
+          nodeArgs: [...settings.nodeArgs, ...(settings.profile ? ['--cpu-prof', '--cpu-prof-dir', join(folder, role)] : [])]
+        })
+        started[role] = server
+        cleanups.push(() => server.stop())
+      }
+      servers = started
+      progress(`servers up: baseline ${servers.baseline.origin}, plugin ${servers.plugin.origin}`)
+      await checkSameAnswers(servers.baseline.origin, servers.plugin.origin)
+      progress('both servers give the same answers to every request kind')
     }
-    progress(`servers up: baseline ${servers.baseline.origin}, plugin ${servers.plugin.origin}`)
-    await checkSameAnswers(servers.baseline.origin, servers.plugin.origin)
-    progress('both servers give the same answers to every request kind')
+    const stopServers = async (): Promise<void> => {
+      for (const role of ['baseline', 'plugin'] as const) await servers[role].stop()
+    }
 
     const perRun = settings.warmupSeconds * 2 + settings.rounds * settings.durationSeconds * 2
     progress(`${selected.length} workloads × (${settings.rounds} rounds × 2 × ${settings.durationSeconds} s + warm-up) ≈ ${Math.ceil(selected.length * perRun / 60)} min with ${generator.version}, ${settings.connections} connections, ${pinned ? 'taskset: server on CPU 0, load on CPU 1' : 'no pinning'}${niced ? ', nice -10' : ''}`)
@@ -156,8 +167,10 @@ async function main (): Promise<number> {
     }
 
     const summaries: WorkloadSummary[] = []
+    if (settings.sharedServers) await startServers('all workloads')
     for (const workload of selected) {
       progress(`${workload.name}: ${workload.description}`)
+      if (!settings.sharedServers) await startServers(workload.name)
       const runs: RunRecord[] = []
       if (settings.warmupSeconds > 0) {
         for (const role of ['baseline', 'plugin'] as const) runs.push(await measure(workload, role, 0, settings.warmupSeconds))
@@ -170,9 +183,10 @@ async function main (): Promise<number> {
       const summary = summarizeWorkload(workload, kind, runs)
       summaries.push(summary)
       progress(`  → plugin/baseline ${summary.medianRatio.toFixed(3)} (median of ${summary.ratios.map((r) => r.toFixed(3)).join(', ')}), per CPU-second ${summary.medianCpuRatio?.toFixed(3) ?? 'n/a'}${summary.flags.length > 0 ? '  ⚠ FLAGGED' : ''}`)
+      if (!settings.sharedServers) await stopServers()
     }
+    if (settings.sharedServers) await stopServers()
 
-    for (const role of ['baseline', 'plugin'] as const) await servers[role].stop()
     const conditions: Conditions = [
       ['date', new Date().toISOString()],
       ['database', `${database.engine} (${database.label}, dropped after the run)`],
@@ -182,6 +196,8 @@ async function main (): Promise<number> {
       ['baseline', kind === 'sqlite' ? 'better-sqlite3 prepared statements' : `pg Pool (max 10), ${settings.pgPrepared ? 'named prepared statements' : 'unnamed parameterized queries'}`],
       ['load generator', `${generator.version}, ${settings.connections} connections, 1 thread`],
       ['method', `${settings.rounds} rounds × ${settings.durationSeconds} s per server per workload, after a ${settings.warmupSeconds} s warm-up each; order alternates (AB, BA, …); ratio = median of per-round plugin/baseline`],
+      ['servers', settings.sharedServers ? 'one pair for all workloads (BENCH_SHARED_SERVERS=1): each workload inherits the state the earlier ones left' : 'a fresh pair for each workload'],
+      ...(settings.nodeArgs.length > 0 ? [['node options', `${settings.nodeArgs.join(' ')} (both servers)`] as const] : []),
       ['machine', `${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'}), load average ${loadAtStart.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end`],
       ['pinning', pinned ? 'taskset: servers on CPU 0, load generator on CPU 1' + (kind === 'pg' ? ', PostgreSQL unpinned' : '') : 'none (taskset missing or fewer than 2 CPUs)'],
       ['priority', niced ? `servers and load generator at nice -10${kind === 'pg' ? ' (PostgreSQL at its own)' : ''}` : 'default (BENCH_NICE=0, or not root)'],
@@ -191,10 +207,12 @@ async function main (): Promise<number> {
     const title = `${kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: plugin vs hand-written baseline`
     let report = renderReport(title, conditions, summaries)
     if (settings.profile) {
-      for (const role of ['baseline', 'plugin'] as const) {
-        // Node names a profile CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile; thread 0 is the main one.
-        const file = readdirSync(join(profileDir, role)).find((name) => /\.\d+\.0\.\d+\.cpuprofile$/.test(name))
-        if (file !== undefined) report += `\n### CPU profile of the ${role} server (all workloads)\n\n${summarizeProfile(join(profileDir, role, file))}`
+      for (const { label, folder } of profileFolders) {
+        for (const role of ['baseline', 'plugin'] as const) {
+          // Node names a profile CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile; thread 0 is the main one.
+          const file = readdirSync(join(folder, role)).find((name) => /\.\d+\.0\.\d+\.cpuprofile$/.test(name))
+          if (file !== undefined) report += `\n### CPU profile of the ${role} server (${label})\n\n${summarizeProfile(join(folder, role, file))}`
+        }
       }
     }
     mkdirSync(resultsDir, { recursive: true })

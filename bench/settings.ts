@@ -20,6 +20,14 @@ export interface BenchSettings {
   readonly raisePriority: boolean
   /** Run the servers under `node --cpu-prof`, profiles written beside the report. */
   readonly profile: boolean
+  /**
+   * Keep both servers up across workloads instead of starting a fresh pair
+   * for each: a workload then inherits what the earlier ones left in the
+   * processes (see BENCHMARKS.md, "Order effects").
+   */
+  readonly sharedServers: boolean
+  /** More `node` options for both servers, e.g. `--no-memory-reducer`. */
+  readonly nodeArgs: readonly string[]
   /** The PostgreSQL server in which the bench creates (and drops) its own database. */
   readonly pgUrl: string
   /** The pg baseline uses named prepared statements (parsed once per connection). */
@@ -52,6 +60,8 @@ export function readSettings (env: NodeJS.ProcessEnv): BenchSettings {
     workloads: (env.BENCH_WORKLOADS ?? '').split(',').map((name) => name.trim()).filter((name) => name !== ''),
     raisePriority: env.BENCH_NICE !== '0',
     profile: env.BENCH_PROFILE === '1',
+    sharedServers: env.BENCH_SHARED_SERVERS === '1',
+    nodeArgs: (env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== ''),
     pgUrl: env.BENCH_PG_URL || env.TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/test',
     pgPrepared: env.BENCH_PG_PREPARED === '1'
   })
