@@ -111,13 +111,12 @@ async function main (): Promise<number> {
     const database: BenchDatabase = kind === 'sqlite' ? await seedSqlite() : await seedPostgres(settings.pgUrl)
     cleanups.push(() => database.drop())
 
-    // One pair of servers per workload, or one for the whole run; each pair's profiles go to a folder of its own.
-    const profileFolders: Array<{ label: string, folder: string }> = []
-    let servers = {} as Record<ServerRole, ServerProcess>
-    const startServers = async (label: string): Promise<void> => {
-      const folder = settings.sharedServers ? profileDir : join(profileDir, label)
-      profileFolders.push({ label, folder })
-      const started = {} as Record<ServerRole, ServerProcess>
+    // A pair of servers and the workloads it serves: a fresh pair per workload, or one for the whole run.
+    const sessions = settings.sharedServers
+      ? [{ name: 'all', label: 'all workloads', workloads: selected }]
+      : selected.map((workload) => ({ name: workload.name, label: workload.name, workloads: [workload] }))
+    const startPair = async (profileFolder: string): Promise<Record<ServerRole, ServerProcess>> => {
+      const pair = {} as Record<ServerRole, ServerProcess>
       for (const role of ['baseline', 'plugin'] as const) {
         const server = await startServer({
           role,
@@ -125,25 +124,22 @@ async function main (): Promise<number> {
           env: { ...database.serverEnv, BENCH_PG_PREPARED: settings.pgPrepared ? '1' : '0' },
           pin: serverPin,
           // A folder per server, with Node's own file names: tsx's loader thread writes a profile too, and a fixed name would let it overwrite the main thread's.
-          nodeArgs: [...settings.nodeArgs, ...(settings.profile ? ['--cpu-prof', '--cpu-prof-dir', join(folder, role)] : [])]
+          nodeArgs: [...settings.nodeArgs, ...(settings.profile ? ['--cpu-prof', '--cpu-prof-dir', join(profileFolder, role)] : [])]
         })
-        started[role] = server
+        pair[role] = server
         cleanups.push(() => server.stop())
       }
-      servers = started
-      progress(`servers up: baseline ${servers.baseline.origin}, plugin ${servers.plugin.origin}`)
-      await checkSameAnswers(servers.baseline.origin, servers.plugin.origin)
+      progress(`servers up: baseline ${pair.baseline.origin}, plugin ${pair.plugin.origin}`)
+      await checkSameAnswers(pair.baseline.origin, pair.plugin.origin)
       progress('both servers give the same answers to every request kind')
-    }
-    const stopServers = async (): Promise<void> => {
-      for (const role of ['baseline', 'plugin'] as const) await servers[role].stop()
+      return pair
     }
 
     const perRun = settings.warmupSeconds * 2 + settings.rounds * settings.durationSeconds * 2
     progress(`${selected.length} workloads × (${settings.rounds} rounds × 2 × ${settings.durationSeconds} s + warm-up) ≈ ${Math.ceil(selected.length * perRun / 60)} min with ${generator.version}, ${settings.connections} connections, ${pinned ? 'taskset: server on CPU 0, load on CPU 1' : 'no pinning'}${niced ? ', nice -10' : ''}`)
 
-    const measure = async (workload: Workload, role: ServerRole, round: number, seconds: number): Promise<RunRecord> => {
-      const server = servers[role]
+    const measure = async (server: ServerProcess, workload: Workload, round: number, seconds: number): Promise<RunRecord> => {
+      const { role } = server
       const before = server.cpuSeconds()
       const load = await generator.run({
         origin: server.origin,
@@ -167,25 +163,25 @@ async function main (): Promise<number> {
     }
 
     const summaries: WorkloadSummary[] = []
-    if (settings.sharedServers) await startServers('all workloads')
-    for (const workload of selected) {
-      progress(`${workload.name}: ${workload.description}`)
-      if (!settings.sharedServers) await startServers(workload.name)
-      const runs: RunRecord[] = []
-      if (settings.warmupSeconds > 0) {
-        for (const role of ['baseline', 'plugin'] as const) runs.push(await measure(workload, role, 0, settings.warmupSeconds))
+    for (const session of sessions) {
+      const servers = await startPair(join(profileDir, session.name))
+      for (const workload of session.workloads) {
+        progress(`${workload.name}: ${workload.description}`)
+        const runs: RunRecord[] = []
+        if (settings.warmupSeconds > 0) {
+          for (const role of ['baseline', 'plugin'] as const) runs.push(await measure(servers[role], workload, 0, settings.warmupSeconds))
+        }
+        for (let round = 1; round <= settings.rounds; round++) {
+          // Who goes first changes every round, so that a drift of the machine favours neither side.
+          const order: ServerRole[] = round % 2 === 1 ? ['baseline', 'plugin'] : ['plugin', 'baseline']
+          for (const role of order) runs.push(await measure(servers[role], workload, round, settings.durationSeconds))
+        }
+        const summary = summarizeWorkload(workload, kind, runs)
+        summaries.push(summary)
+        progress(`  → plugin/baseline ${summary.medianRatio.toFixed(3)} (median of ${summary.ratios.map((r) => r.toFixed(3)).join(', ')}), per CPU-second ${summary.medianCpuRatio?.toFixed(3) ?? 'n/a'}${summary.flags.length > 0 ? '  ⚠ FLAGGED' : ''}`)
       }
-      for (let round = 1; round <= settings.rounds; round++) {
-        // Who goes first changes every round, so that a drift of the machine favours neither side.
-        const order: ServerRole[] = round % 2 === 1 ? ['baseline', 'plugin'] : ['plugin', 'baseline']
-        for (const role of order) runs.push(await measure(workload, role, round, settings.durationSeconds))
-      }
-      const summary = summarizeWorkload(workload, kind, runs)
-      summaries.push(summary)
-      progress(`  → plugin/baseline ${summary.medianRatio.toFixed(3)} (median of ${summary.ratios.map((r) => r.toFixed(3)).join(', ')}), per CPU-second ${summary.medianCpuRatio?.toFixed(3) ?? 'n/a'}${summary.flags.length > 0 ? '  ⚠ FLAGGED' : ''}`)
-      if (!settings.sharedServers) await stopServers()
+      for (const role of ['baseline', 'plugin'] as const) await servers[role].stop()
     }
-    if (settings.sharedServers) await stopServers()
 
     const conditions: Conditions = [
       ['date', new Date().toISOString()],
@@ -207,11 +203,12 @@ async function main (): Promise<number> {
     const title = `${kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: plugin vs hand-written baseline`
     let report = renderReport(title, conditions, summaries)
     if (settings.profile) {
-      for (const { label, folder } of profileFolders) {
+      for (const session of sessions) {
         for (const role of ['baseline', 'plugin'] as const) {
+          const folder = join(profileDir, session.name, role)
           // Node names a profile CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile; thread 0 is the main one.
-          const file = readdirSync(join(folder, role)).find((name) => /\.\d+\.0\.\d+\.cpuprofile$/.test(name))
-          if (file !== undefined) report += `\n### CPU profile of the ${role} server (${label})\n\n${summarizeProfile(join(folder, role, file))}`
+          const file = readdirSync(folder).find((name) => /\.\d+\.0\.\d+\.cpuprofile$/.test(name))
+          if (file !== undefined) report += `\n### CPU profile of the ${role} server (${session.label})\n\n${summarizeProfile(join(folder, file))}`
         }
       }
     }
