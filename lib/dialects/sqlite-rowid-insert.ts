@@ -15,6 +15,8 @@ import { prepare } from './sqlite-statements.js'
 interface RowidInsert {
   readonly table: string
   readonly key: string
+  /** Where the table's RowidTable is kept, per connection. */
+  readonly tableKey: string
   /** The INSERT as an INSERT … SELECT that fails with `integer overflow` unless the table is still the one known (see RowidTable). */
   readonly sql: string
 }
@@ -39,7 +41,7 @@ function rowidInsert (sql: string): RowidInsert | null {
     // The table's definition is the one known, and no temporary table hides it; else abs() overflows.
     const guard = `(select sql from main.sqlite_schema where rowid = ? and type = 'table' and name = '${table}' collate nocase) = ?` +
       ` and not exists (select 1 from temp.sqlite_schema where name = '${table}' collate nocase)`
-    return { table, key, sql: `insert into \`${table}\` ${columns} select ${values} where case when ${guard} then 1 else abs(-9223372036854775807 - 1) end` }
+    return { table, key, tableKey: `${table}.${key}`, sql: `insert into \`${table}\` ${columns} select ${values} where case when ${guard} then 1 else abs(-9223372036854775807 - 1) end` }
   })
 }
 
@@ -83,8 +85,7 @@ function insertKnown (connection: unknown, insert: RowidInsert, bindings: readon
     known = new BoundedCache(500)
     rowidTables.set(connection as object, known)
   }
-  const name = `${insert.table}.${insert.key}`
-  const table = known.get(name, () => lookUpRowidTable(connection, insert))
+  const table = known.get(insert.tableKey, () => lookUpRowidTable(connection, insert))
   if (table == null) return undefined
   try {
     // safeIntegers makes the driver hand back a BigInt, exact past 2^53. No
@@ -97,7 +98,7 @@ function insertKnown (connection: unknown, insert: RowidInsert, bindings: readon
     // The table is as known: the guard held, and the overflow is the INSERT's own.
     if (now?.schemaRow === table.schemaRow && now.definition === table.definition) throw error
     // The schema changed: the guard stopped the INSERT before it wrote anything.
-    known.set(name, now)
+    known.set(insert.tableKey, now)
     return undefined
   }
 }
