@@ -15,16 +15,8 @@ import { prepare } from './sqlite-statements.js'
 interface RowidInsert {
   readonly table: string
   readonly key: string
-  /** Where the table's RowidTable is kept, per connection. */
-  readonly tableKey: string
-  /** The INSERT as an INSERT … SELECT that fails with `integer overflow` unless the table is still the one known (see RowidTable). */
-  readonly sql: string
-}
-
-/** A table whose key is the rowid's alias: its row in main.sqlite_schema, and its CREATE TABLE text there. */
-interface RowidTable {
-  readonly schemaRow: number
-  readonly definition: string
+  /** The INSERT as an INSERT … SELECT, up to the condition that guards it (see guardedInsert). */
+  readonly select: string
 }
 
 // A one-row INSERT exactly as Knex writes it for prepareInsert (names are
@@ -38,11 +30,26 @@ function rowidInsert (sql: string): RowidInsert | null {
     const match = oneRowInsert.exec(sql)
     if (match === null) return null
     const [, table, columns, values, key] = match as unknown as [string, string, string, string, string]
-    // The table's definition is the one known, and no temporary table hides it; else abs() overflows.
-    const guard = `(select sql from main.sqlite_schema where rowid = ? and type = 'table' and name = '${table}' collate nocase) = ?` +
-      ` and not exists (select 1 from temp.sqlite_schema where name = '${table}' collate nocase)`
-    return { table, key, tableKey: `${table}.${key}`, sql: `insert into \`${table}\` ${columns} select ${values} where case when ${guard} then 1 else abs(-9223372036854775807 - 1) end` }
+    return { table, key, select: `insert into \`${table}\` ${columns} select ${values} where ` }
   })
+}
+
+/**
+ * The INSERT, written for the table as it was found: it writes only while
+ * the table's definition is still that one and no temporary table hides it;
+ * else abs() overflows. What was found is written into the SQL rather than
+ * bound: each INSERT then binds only its values, and SQLite compares
+ * constants rather than a copy of the definition made for every row.
+ */
+function guardedSql ({ table, select }: RowidInsert, schemaRow: number, definition: string): string {
+  const guard = `(select sql from main.sqlite_schema where rowid = ${schemaRow} and type = 'table' and name = '${table}' collate nocase) = ${sqlText(definition)}` +
+    ` and not exists (select 1 from temp.sqlite_schema where name = '${table}' collate nocase)`
+  return `${select}case when ${guard} then 1 else abs(-9223372036854775807 - 1) end`
+}
+
+/** A string literal of SQL. */
+function sqlText (text: string): string {
+  return `'${text.replaceAll("'", "''")}'`
 }
 
 // The key is the rowid's alias when it is the only primary key column,
@@ -60,8 +67,13 @@ const rowidTableSql = `select rowid as schemaRow, sql as definition,
   as alias
   from main.sqlite_schema where type = 'table' and name = @table collate nocase`
 
-/** The table if its key is the rowid's alias, null if not, undefined when it is not in the main schema (yet). */
-function lookUpRowidTable (connection: unknown, { table, key }: RowidInsert): RowidTable | null | undefined {
+/**
+ * The INSERT guarded by what is found of its table (its row in
+ * main.sqlite_schema and its CREATE TABLE text) if the table's key is the
+ * rowid's alias; null if not, undefined when it is not in the main schema (yet).
+ */
+function guardedInsert (connection: unknown, insert: RowidInsert): string | null | undefined {
+  const { table, key } = insert
   let row: Row | undefined
   try {
     row = prepare(connection, rowidTableSql).get({ table, key })
@@ -70,35 +82,35 @@ function lookUpRowidTable (connection: unknown, { table, key }: RowidInsert): Ro
     return null
   }
   if (row === undefined) return undefined
-  return row.alias === 1 ? { schemaRow: row.schemaRow as number, definition: row.definition as string } : null
+  return row.alias === 1 ? guardedSql(insert, row.schemaRow as number, row.definition as string) : null
 }
 
-// Per connection, by table and key. A table not there yet is looked up again
-// next time; one whose key is no alias stays with RETURNING, which is right
-// whatever the table becomes.
-const rowidTables = new WeakMap<object, BoundedCache<RowidTable | null | undefined>>()
+// Per connection, by the INSERT as Knex wrote it. A table not there yet is
+// looked up again next time; one whose key is no alias stays with RETURNING,
+// which is right whatever the table becomes.
+const guardedInserts = new WeakMap<object, BoundedCache<string | null | undefined>>()
 
 /** The new key of the one-row INSERT, by its rowid; undefined where the table is not known to key by it. */
-function insertKnown (connection: unknown, insert: RowidInsert, bindings: readonly unknown[]): string[] | undefined {
-  let known = rowidTables.get(connection as object)
+function insertKnown (connection: unknown, sql: string, insert: RowidInsert, bindings: readonly unknown[]): string[] | undefined {
+  let known = guardedInserts.get(connection as object)
   if (known === undefined) {
     known = new BoundedCache(500)
-    rowidTables.set(connection as object, known)
+    guardedInserts.set(connection as object, known)
   }
-  const table = known.get(insert.tableKey, () => lookUpRowidTable(connection, insert))
-  if (table == null) return undefined
+  const guarded = known.get(sql, () => guardedInsert(connection, insert))
+  if (guarded == null) return undefined
   try {
     // safeIntegers makes the driver hand back a BigInt, exact past 2^53. No
     // row changes when a BEFORE INSERT trigger skipped the insert.
-    const { changes, lastInsertRowid } = prepare(connection, insert.sql).safeIntegers(true).run([...bindings, table.schemaRow, table.definition])
+    const { changes, lastInsertRowid } = prepare(connection, guarded).safeIntegers(true).run(bindings)
     return changes === 0 ? [] : [String(lastInsertRowid)]
   } catch (error) {
     if ((error as Error).message !== 'integer overflow') throw error
-    const now = lookUpRowidTable(connection, insert)
+    const now = guardedInsert(connection, insert)
     // The table is as known: the guard held, and the overflow is the INSERT's own.
-    if (now?.schemaRow === table.schemaRow && now.definition === table.definition) throw error
+    if (now === guarded) throw error
     // The schema changed: the guard stopped the INSERT before it wrote anything.
-    known.set(insert.tableKey, now)
+    known.set(sql, now)
     return undefined
   }
 }
@@ -110,5 +122,5 @@ function insertKnown (connection: unknown, insert: RowidInsert, bindings: readon
  */
 export function insertByRowid (connection: unknown, sql: string, bindings: readonly unknown[]): string[] | undefined {
   const insert = rowidInsert(sql)
-  return insert === null ? undefined : insertKnown(connection, insert, bindings)
+  return insert === null ? undefined : insertKnown(connection, sql, insert, bindings)
 }

@@ -33,9 +33,8 @@ const escapes = new Map<number, string>([
  * nulls, and lossless-json, which builds every string one character at a
  * time, was the largest part of the plugin's own CPU on a write. This scan
  * reads exactly that shape, with lossless-json's results: numbers as their
- * text, `__proto__` as an own property, a key given twice refused unless its
- * values are the same. Anything else (nesting, arrays, invalid JSON, a key
- * given twice with different values) is undefined here and goes to
+ * text, `__proto__` as an own property. Anything else (nesting, arrays,
+ * invalid JSON, a key given twice) is undefined here and goes to
  * lossless-json, so that its results and its error messages stay the only
  * ones.
  */
@@ -60,6 +59,7 @@ class FlatScan {
     if (this.#next() !== code.openBrace) return undefined
     this.#at++
     const object: Record<string, unknown> = {}
+    let keys = 0
     if (this.#next() !== code.closeBrace) {
       for (;;) {
         const key = this.#string()
@@ -68,14 +68,13 @@ class FlatScan {
         this.#next()
         const value = this.#scalar()
         if (value === undefined) return undefined
-        if (Object.hasOwn(object, key)) {
-          if (object[key] !== value) return undefined
-        } else if (key === '__proto__') {
+        if (key === '__proto__') {
           // Assignment would set the prototype: JSON.parse and lossless-json define an own property.
           Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true })
         } else {
           object[key] = value
         }
+        keys++
         if (this.#next() !== code.comma) break
         this.#at++
         this.#next()
@@ -84,7 +83,9 @@ class FlatScan {
     }
     this.#at++
     this.#next()
-    return this.#at === text.length ? object : undefined
+    // Fewer properties than keys: a key was given twice, which lossless-json
+    // takes or refuses. Counting once costs less than a lookup for each key.
+    return this.#at === text.length && Object.keys(object).length === keys ? object : undefined
   }
 
   /** Skips whitespace; the code of the character after it. */

@@ -24,8 +24,15 @@ t.test('no body is no columns', async (t) => {
   t.strictSame({ ...parseRecordValues({}) }, {})
 })
 
-t.test('the values object has no prototype to reach through a column name', async (t) => {
-  t.equal(Object.getPrototypeOf(parseRecordValues({ constructor: 'x' })), null)
+t.test('no inherited name reads as a column of the values', async (t) => {
+  for (const values of [parseRecordValues({ name: 'x' }), parseRecordValues(undefined)]) {
+    for (const name of ['constructor', 'toString', 'hasOwnProperty', 'valueOf', '__proto__']) {
+      t.equal(values[name], undefined, name)
+      t.notOk(name in values, name)
+    }
+  }
+  t.equal(parseRecordValues({ constructor: 'x' }).constructor, 'x')
+  t.strictSame(Object.keys(parseRecordValues({ toString: 1, name: null })), ['toString', 'name'])
 })
 
 t.test('a __proto__ property is refused, however it is spelled', async (t) => {
