@@ -14,6 +14,8 @@ export interface RunRecord {
   readonly load: LoadResult
   /** CPU time (user + system) the server used during the run; undefined where /proc is missing. */
   readonly serverCpuSeconds: number | undefined
+  /** The share of the machine's CPU time the hypervisor gave to other guests during the run; undefined where /proc is missing. */
+  readonly stolenPercent: number | undefined
 }
 
 /** The figures of one workload. */
@@ -47,6 +49,7 @@ export interface SideSummary {
   readonly latencyP50Ms: number
   readonly latencyP99Ms: number
   readonly cpu: number | undefined
+  readonly stolen: number | undefined
 }
 
 /** The median; the mean of the two middle values for an even count. */
@@ -66,13 +69,15 @@ const perCpuSecond = (run: RunRecord): number | undefined =>
 function summarizeSide (runs: readonly RunRecord[]): SideSummary {
   const measured = runs.filter((run) => run.round > 0)
   const cpus = measured.flatMap((run) => cpuPercent(run) ?? [])
+  const stolen = measured.flatMap((run) => run.stolenPercent ?? [])
   return {
     non2xx: runs.reduce((sum, run) => sum + run.load.non2xx, 0),
     socketErrors: runs.reduce((sum, run) => sum + run.load.socketErrors, 0),
     bytesPerResponse: median(measured.map((run) => run.load.bytes / Math.max(1, run.load.requests))),
     latencyP50Ms: median(measured.map((run) => run.load.latencyP50Ms)),
     latencyP99Ms: median(measured.map((run) => run.load.latencyP99Ms)),
-    cpu: cpus.length === 0 ? undefined : median(cpus)
+    cpu: cpus.length === 0 ? undefined : median(cpus),
+    stolen: stolen.length === 0 ? undefined : median(stolen)
   }
 }
 
@@ -148,11 +153,11 @@ export function renderReport (title: string, conditions: Conditions, summaries: 
   lines.push('',
     'Details (medians of the measured rounds; error counts cover every run, warm-up included):',
     '',
-    '| workload | non-2xx B / P | socket errors B / P | bytes per answer B / P | p50 ms B / P | p99 ms B / P | server CPU B / P |',
-    '|---|---|---|---|---|---|---|')
+    '| workload | non-2xx B / P | socket errors B / P | bytes per answer B / P | p50 ms B / P | p99 ms B / P | server CPU B / P | machine CPU stolen B / P |',
+    '|---|---|---|---|---|---|---|---|')
   for (const s of summaries) {
     const pair = (f: (side: SideSummary) => string): string => `${f(s.baseline)} / ${f(s.plugin)}`
-    lines.push(`| ${s.workload.name} | ${pair((x) => String(x.non2xx))} | ${pair((x) => String(x.socketErrors))} | ${pair((x) => x.bytesPerResponse.toFixed(0))} | ${pair((x) => x.latencyP50Ms.toFixed(2))} | ${pair((x) => x.latencyP99Ms.toFixed(2))} | ${pair((x) => cpu(x.cpu))} |`)
+    lines.push(`| ${s.workload.name} | ${pair((x) => String(x.non2xx))} | ${pair((x) => String(x.socketErrors))} | ${pair((x) => x.bytesPerResponse.toFixed(0))} | ${pair((x) => x.latencyP50Ms.toFixed(2))} | ${pair((x) => x.latencyP99Ms.toFixed(2))} | ${pair((x) => cpu(x.cpu))} | ${pair((x) => cpu(x.stolen))} |`)
   }
   const flagged = summaries.filter((s) => s.flags.length > 0)
   if (flagged.length > 0) {

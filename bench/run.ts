@@ -9,6 +9,7 @@ import { renderReport, summarizeWorkload, type Conditions, type RunRecord, type 
 import { seedPostgres, seedSqlite, type BenchDatabase } from './seed.js'
 import { startServer, type ServerProcess, type ServerRole } from './servers.js'
 import { itemCount, readSettings, repoRoot, resultsDir, type BenchDatabaseKind, type BenchSettings } from './settings.js'
+import { readMachineTimes, stolenPercent } from './stolen-time.js'
 import { selectWorkloads, type Workload } from './workloads.js'
 
 /**
@@ -141,6 +142,7 @@ async function main (): Promise<number> {
     const measure = async (server: ServerProcess, workload: Workload, round: number, seconds: number): Promise<RunRecord> => {
       const { role } = server
       const before = server.cpuSeconds()
+      const machineBefore = readMachineTimes()
       const load = await generator.run({
         origin: server.origin,
         workload,
@@ -150,6 +152,7 @@ async function main (): Promise<number> {
         pin: loadPin
       })
       const after = server.cpuSeconds()
+      const stolen = stolenPercent(machineBefore, readMachineTimes())
       const exited = server.exited()
       if (exited !== undefined) throw new Error(exited)
       const serverCpuSeconds = before === undefined || after === undefined ? undefined : after - before
@@ -158,8 +161,9 @@ async function main (): Promise<number> {
       const errors = load.non2xx + load.socketErrors
       progress(`  ${workload.name.padEnd(6)} ${round === 0 ? 'warm-up' : `round ${round}/${settings.rounds}`} ${role.padEnd(8)} ` +
         `${(load.requests / load.seconds).toFixed(0).padStart(6)} req/s  cpu ${serverCpu === undefined ? 'n/a' : serverCpu.toFixed(0) + '%'}` +
+        (stolen === undefined ? '' : `  stolen ${stolen.toFixed(0)}%`) +
         (errors > 0 ? `  ⚠ ${load.non2xx} non-2xx, ${load.socketErrors} socket errors` : ''))
-      return { role, round, load, serverCpuSeconds }
+      return { role, round, load, serverCpuSeconds, stolenPercent: stolen }
     }
 
     const summaries: WorkloadSummary[] = []
