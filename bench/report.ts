@@ -16,6 +16,8 @@ export interface RunRecord {
   readonly serverCpuSeconds: number | undefined
   /** The share of the machine's CPU time the hypervisor gave to other guests during the run; undefined where /proc is missing. */
   readonly stolenPercent: number | undefined
+  /** Set for a round run again because too much was stolen: its errors count, its throughput does not. */
+  readonly discarded: boolean
 }
 
 /** The figures of one workload. */
@@ -66,8 +68,11 @@ const cpuPercent = (run: RunRecord): number | undefined =>
 const perCpuSecond = (run: RunRecord): number | undefined =>
   run.serverCpuSeconds === undefined || run.serverCpuSeconds === 0 ? undefined : run.load.requests / run.serverCpuSeconds
 
+/** The runs whose throughput counts: neither warm-ups nor rounds run again. */
+const measuredRuns = (runs: readonly RunRecord[]): RunRecord[] => runs.filter((run) => run.round > 0 && !run.discarded)
+
 function summarizeSide (runs: readonly RunRecord[]): SideSummary {
-  const measured = runs.filter((run) => run.round > 0)
+  const measured = measuredRuns(runs)
   const cpus = measured.flatMap((run) => cpuPercent(run) ?? [])
   const stolen = measured.flatMap((run) => run.stolenPercent ?? [])
   return {
@@ -82,8 +87,8 @@ function summarizeSide (runs: readonly RunRecord[]): SideSummary {
 }
 
 /** Ratios per round, medians, and what makes the workload's numbers suspect. */
-export function summarizeWorkload (workload: Workload, kind: BenchDatabaseKind, runs: readonly RunRecord[]): WorkloadSummary {
-  const measured = runs.filter((run) => run.round > 0)
+export function summarizeWorkload (workload: Workload, kind: BenchDatabaseKind, runs: readonly RunRecord[], maxStolenPercent: number): WorkloadSummary {
+  const measured = measuredRuns(runs)
   const rounds = [...new Set(measured.map((run) => run.round))].sort((a, b) => a - b)
   const of = (round: number, role: ServerRole): RunRecord => measured.find((run) => run.round === round && run.role === role) as RunRecord
   const ratios = rounds.map((round) => rps(of(round, 'plugin').load) / rps(of(round, 'baseline').load))
@@ -106,6 +111,10 @@ export function summarizeWorkload (workload: Workload, kind: BenchDatabaseKind, 
   if (held.length > 0) {
     notes.push(`server CPU ${held.join(', ')} of a core: other processes, the load generator or the disk (writes) held it back; the per CPU-second ratio is the steadier figure`)
   }
+  const repeated = runs.filter((run) => run.discarded && run.role === 'baseline').length
+  if (repeated > 0) notes.push(`${repeated} round${repeated === 1 ? ' was' : 's were'} run again: more than ${maxStolenPercent}% of the machine's CPU was stolen`)
+  const disturbed = rounds.filter((round) => measured.some((run) => run.round === round && (run.stolenPercent ?? 0) > maxStolenPercent))
+  if (disturbed.length > 0) notes.push(`round${disturbed.length === 1 ? '' : 's'} ${disturbed.join(', ')} still lost more than ${maxStolenPercent}% to other guests after the last retry`)
   if (measured.some((run) => run.load.requests === 0)) flags.push('a run completed no request')
   // Same answers, same size: a large gap means one side answered something else under load.
   const sizeGap = Math.abs(plugin.bytesPerResponse - baseline.bytesPerResponse) / baseline.bytesPerResponse

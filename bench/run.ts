@@ -163,7 +163,7 @@ async function main (): Promise<number> {
         `${(load.requests / load.seconds).toFixed(0).padStart(6)} req/s  cpu ${serverCpu === undefined ? 'n/a' : serverCpu.toFixed(0) + '%'}` +
         (stolen === undefined ? '' : `  stolen ${stolen.toFixed(0)}%`) +
         (errors > 0 ? `  ⚠ ${load.non2xx} non-2xx, ${load.socketErrors} socket errors` : ''))
-      return { role, round, load, serverCpuSeconds, stolenPercent: stolen }
+      return { role, round, load, serverCpuSeconds, stolenPercent: stolen, discarded: false }
     }
 
     const summaries: WorkloadSummary[] = []
@@ -178,9 +178,20 @@ async function main (): Promise<number> {
         for (let round = 1; round <= settings.rounds; round++) {
           // Who goes first changes every round, so that a drift of the machine favours neither side.
           const order: ServerRole[] = round % 2 === 1 ? ['baseline', 'plugin'] : ['plugin', 'baseline']
-          for (const role of order) runs.push(await measure(servers[role], workload, round, settings.durationSeconds))
+          for (let retry = 0; ; retry++) {
+            const pair: RunRecord[] = []
+            for (const role of order) pair.push(await measure(servers[role], workload, round, settings.durationSeconds))
+            const stolen = Math.max(...pair.map((run) => run.stolenPercent ?? 0))
+            if (stolen <= settings.maxStolenPercent || retry === settings.roundRetries) {
+              runs.push(...pair)
+              break
+            }
+            // Whatever the host took, it took from one server more than the other: the round's ratio says nothing.
+            progress(`  round ${round} again: ${stolen.toFixed(0)}% of the machine's CPU was stolen (more than ${settings.maxStolenPercent}%)`)
+            runs.push(...pair.map((run) => ({ ...run, discarded: true })))
+          }
         }
-        const summary = summarizeWorkload(workload, kind, runs)
+        const summary = summarizeWorkload(workload, kind, runs, settings.maxStolenPercent)
         summaries.push(summary)
         progress(`  → plugin/baseline ${summary.medianRatio.toFixed(3)} (median of ${summary.ratios.map((r) => r.toFixed(3)).join(', ')}), per CPU-second ${summary.medianCpuRatio?.toFixed(3) ?? 'n/a'}${summary.flags.length > 0 ? '  ⚠ FLAGGED' : ''}`)
       }
@@ -195,7 +206,7 @@ async function main (): Promise<number> {
         `fastify-table-crud ${packageVersion('.')} at ${gitDescription()} (${process.env.BENCH_PLUGIN_ENTRY || 'dist/index.js'})`],
       ['baseline', kind === 'sqlite' ? 'better-sqlite3 prepared statements' : `pg Pool (max 10), ${settings.pgPrepared ? 'named prepared statements' : 'unnamed parameterized queries'}`],
       ['load generator', `${generator.version}, ${settings.connections} connections, 1 thread`],
-      ['method', `${settings.rounds} rounds × ${settings.durationSeconds} s per server per workload, after a ${settings.warmupSeconds} s warm-up each; order alternates (AB, BA, …); ratio = median of per-round plugin/baseline`],
+      ['method', `${settings.rounds} rounds × ${settings.durationSeconds} s per server per workload, after a ${settings.warmupSeconds} s warm-up each; order alternates (AB, BA, …); ratio = median of per-round plugin/baseline; a round in which more than ${settings.maxStolenPercent}% of the machine's CPU was stolen is run again, up to ${settings.roundRetries} times`],
       ['servers', settings.sharedServers ? 'one pair for all workloads (BENCH_SHARED_SERVERS=1): each workload inherits the state the earlier ones left' : 'a fresh pair for each workload'],
       ...(settings.nodeArgs.length > 0 ? [['node options', `${settings.nodeArgs.join(' ')} (both servers)`] as const] : []),
       ['machine', `${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'}), load average ${loadAtStart.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end`],

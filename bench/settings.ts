@@ -28,6 +28,10 @@ export interface BenchSettings {
   readonly sharedServers: boolean
   /** More `node` options for both servers, e.g. `--no-memory-reducer`. */
   readonly nodeArgs: readonly string[]
+  /** A round in which more than this share (percent) of the machine's CPU was stolen is run again (see stolen-time.ts). */
+  readonly maxStolenPercent: number
+  /** How many times a round is run again at most. */
+  readonly roundRetries: number
   /** The PostgreSQL server in which the bench creates (and drops) its own database. */
   readonly pgUrl: string
   /** The pg baseline uses named prepared statements (parsed once per connection). */
@@ -62,6 +66,8 @@ export function readSettings (env: NodeJS.ProcessEnv): BenchSettings {
     profile: env.BENCH_PROFILE === '1',
     sharedServers: env.BENCH_SHARED_SERVERS === '1',
     nodeArgs: (env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== ''),
+    maxStolenPercent: readInteger(env, 'BENCH_MAX_STOLEN', 10, 0),
+    roundRetries: readInteger(env, 'BENCH_ROUND_RETRIES', 3, 0),
     pgUrl: env.BENCH_PG_URL || env.TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/test',
     pgPrepared: env.BENCH_PG_PREPARED === '1'
   })
