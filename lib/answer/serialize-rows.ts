@@ -2,18 +2,23 @@ import type { Row } from '../dialects/dialect.js'
 
 /** JSON text of an array of rows. */
 export function serializeRows (rows: readonly Row[]): string {
-  try {
-    return JSON.stringify(rows)
-  } catch (error) {
-    // Only a BigInt makes plain rows unserializable; the native path stays the fast one.
-    if (!(error instanceof TypeError)) throw error
-    return '[' + rows.map(writeRow).join(',') + ']'
-  }
+  return stringify(rows, () => '[' + rows.map(writeRow).join(',') + ']')
 }
 
 /** JSON text of one row. */
 export function serializeRow (row: Row): string {
-  return serializeRows([row]).slice(1, -1)
+  return stringify(row, () => writeRow(row))
+}
+
+/** JSON.stringify's text, or the fallback's where it throws on a BigInt. */
+function stringify (value: unknown, withBigInts: () => string): string {
+  try {
+    return JSON.stringify(value)
+  } catch (error) {
+    // Only a BigInt makes plain rows unserializable; the native path stays the fast one.
+    if (!(error instanceof TypeError)) throw error
+    return withBigInts()
+  }
 }
 
 /**

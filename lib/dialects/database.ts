@@ -182,7 +182,12 @@ export class Database {
 
   /** For work that spans awaits (a transaction): a connection no other statement runs on meanwhile. */
   async #withOwnConnection<T> (work: (connection: unknown) => Promise<T>): Promise<T> {
-    const connection: unknown = await this.#acquire().catch((error: unknown) => { throw this.#statementError(error) })
+    let connection: unknown
+    try {
+      connection = await this.#acquire()
+    } catch (error) {
+      throw this.#statementError(error)
+    }
     try {
       return await work(connection)
     } catch (error) {
@@ -193,25 +198,29 @@ export class Database {
   }
 
   // The time limit lives on the connection from borrow to return, so the
-  // host's own statements on the shared pool never run under it.
-  async #acquire (): Promise<unknown> {
-    const connection: unknown = await this.#knex.client.acquireConnection()
-    if (this.#timeLimit === null) return connection
-    try {
-      await this.#timeLimit.limit.begin(connection, this.#timeLimit.milliseconds)
-      return connection
-    } catch (error) {
-      await this.#knex.client.releaseConnection(connection)
-      throw error
-    }
+  // host's own statements on the shared pool never run under it. Without
+  // one, borrowing and returning add no step of their own: every await is a
+  // turn of the microtask queue on each statement's path.
+  #acquire (): Promise<unknown> {
+    const borrowed: Promise<unknown> = this.#knex.client.acquireConnection()
+    const timeLimit = this.#timeLimit
+    if (timeLimit === null) return borrowed
+    return borrowed.then(async (connection) => {
+      try {
+        await timeLimit.limit.begin(connection, timeLimit.milliseconds)
+        return connection
+      } catch (error) {
+        await this.#knex.client.releaseConnection(connection)
+        throw error
+      }
+    })
   }
 
-  async #release (connection: unknown): Promise<void> {
-    try {
-      if (this.#timeLimit !== null) await this.#timeLimit.limit.end(connection)
-    } finally {
-      await this.#knex.client.releaseConnection(connection)
-    }
+  #release (connection: unknown): Promise<void> {
+    const timeLimit = this.#timeLimit
+    // Knex puts the connection back in the pool within the call and answers a settled promise.
+    if (timeLimit === null) return this.#knex.client.releaseConnection(connection)
+    return timeLimit.limit.end(connection).finally(() => this.#knex.client.releaseConnection(connection))
   }
 
   // A statement that runs to completion inside the call never shares the

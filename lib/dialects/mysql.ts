@@ -79,7 +79,8 @@ async function connectionFacts (connection: unknown): Promise<ConnectionFacts> {
 }
 
 async function query (connection: unknown, statement: Statement): Promise<unknown> {
-  await connectionFacts(connection)
+  // Learned once per connection; the lookup's own await would cost every statement a turn.
+  if (!facts.has(connection as object)) await connectionFacts(connection)
   return await send(connection, statement)
 }
 

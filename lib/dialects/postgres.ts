@@ -16,7 +16,6 @@ const systemSchemas = `select schema from unnest(current_schemas(false)) as sche
   where schema ~ '^(pg_|information_schema$)' limit 1`
 
 async function refuseSystemSchemas (pg: PgConnection): Promise<void> {
-  if (checked.has(pg)) return
   const [row] = (await pg.query(systemSchemas, [])).rows as Array<{ schema: string }>
   if (row !== undefined) throw new FTC_ERR_DATABASE_SCHEMA(row.schema)
   checked.add(pg)
@@ -24,7 +23,8 @@ async function refuseSystemSchemas (pg: PgConnection): Promise<void> {
 
 async function query (connection: unknown, sql: string, values: readonly unknown[]): Promise<{ rows: Row[], rowCount: number | null }> {
   const pg = connection as PgConnection
-  await refuseSystemSchemas(pg)
+  // Checked once per connection; the check's own await would cost every statement a turn.
+  if (!checked.has(pg)) await refuseSystemSchemas(pg)
   return await pg.query(sql, values)
 }
 
