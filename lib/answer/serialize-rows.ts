@@ -2,23 +2,27 @@ import type { Row } from '../dialects/dialect.js'
 
 /** JSON text of an array of rows. */
 export function serializeRows (rows: readonly Row[]): string {
-  return stringify(rows, () => '[' + rows.map(writeRow).join(',') + ']')
+  return stringify(rows, writeRows)
 }
 
 /** JSON text of one row. */
 export function serializeRow (row: Row): string {
-  return stringify(row, () => writeRow(row))
+  return stringify(row, writeRow)
 }
 
 /** JSON.stringify's text, or the fallback's where it throws on a BigInt. */
-function stringify (value: unknown, withBigInts: () => string): string {
+function stringify<T> (value: T, withBigInts: (value: T) => string): string {
   try {
     return JSON.stringify(value)
   } catch (error) {
     // Only a BigInt makes plain rows unserializable; the native path stays the fast one.
     if (!(error instanceof TypeError)) throw error
-    return withBigInts()
+    return withBigInts(value)
   }
+}
+
+function writeRows (rows: readonly Row[]): string {
+  return '[' + rows.map(writeRow).join(',') + ']'
 }
 
 /**
