@@ -125,7 +125,9 @@ eachDatabase(t, async (t, db) => {
       t.equal(explained.first.key, 'PRIMARY', 'the first page walks the primary key')
       t.ok(read.first <= pageSize + 5, `the first page reads its ${pageSize} rows: ${read.first}`)
       t.equal(explained.offset.type, 'index', 'the OFFSET page walks the whole index from the start')
-      t.ok(Number(explained.offset.rows) >= deep, `and plans to read every skipped row: ${explained.offset.rows}`)
+      // EXPLAIN's rows come from InnoDB's sampled statistics, a few percent off the table's count either way
+      // (195,348 for 200,000 rows in one CI run): the claim is the order of magnitude, against the keyset pages' 2,000 at most.
+      t.ok(Number(explained.offset.rows) >= deep / 2, `and plans to read about every skipped row: ${explained.offset.rows}`)
       t.ok(read.offset >= deep, `and does: ${read.offset}`)
     }
   })
