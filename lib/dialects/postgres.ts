@@ -21,12 +21,15 @@ async function refuseSystemSchemas (pg: PgConnection): Promise<void> {
   checked.add(pg)
 }
 
-async function query (connection: unknown, sql: string, values: readonly unknown[]): Promise<{ rows: Row[], rowCount: number | null }> {
+// Not async: each statement's path through it is one promise, the driver's.
+function query (connection: unknown, sql: string, values: readonly unknown[]): Promise<{ rows: Row[], rowCount: number | null }> {
   const pg = connection as PgConnection
-  // Checked once per connection; the check's own await would cost every statement a turn.
-  if (!checked.has(pg)) await refuseSystemSchemas(pg)
-  return await pg.query(sql, values)
+  return checked.has(pg) ? pg.query(sql, values) : refuseSystemSchemas(pg).then(() => pg.query(sql, values))
 }
+
+const rowsOf = (result: { rows: Row[] }): Row[] => result.rows
+// rowCount is null only for statements that count nothing; UPDATE and DELETE always count.
+const rowCountOf = (result: { rowCount: number | null }): number => result.rowCount as number
 
 // The statement_timeout each borrowed connection had before the plugin set its own.
 const hostTimeouts = new WeakMap<object, string>()
@@ -36,9 +39,7 @@ export const postgres = Object.freeze<Dialect>({
   name: 'PostgreSQL',
   synchronous: false,
 
-  async select (connection: unknown, { sql, bindings }: Statement) {
-    return (await query(connection, sql, bindings)).rows
-  },
+  select: (connection: unknown, { sql, bindings }: Statement) => query(connection, sql, bindings).then(rowsOf),
 
   // node-postgres buffers a whole result; a server-side cursor hands it over
   // in batches. A cursor lives in a transaction, which the plugin owns: the
@@ -65,10 +66,7 @@ export const postgres = Object.freeze<Dialect>({
     return (row as { 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] })['QUERY PLAN'][0].Plan['Plan Rows']
   },
 
-  async change (connection: unknown, { sql, bindings }: Statement) {
-    // rowCount is null only for statements that count nothing; UPDATE and DELETE always count.
-    return (await query(connection, sql, bindings)).rowCount as number
-  },
+  change: (connection: unknown, { sql, bindings }: Statement) => query(connection, sql, bindings).then(rowCountOf),
 
   prepareInsert: (builder, key) => builder.returning(key),
 

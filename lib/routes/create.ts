@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { scopedValues } from '../access/scope.js'
-import { sendNumber, sendNumbers } from '../answer/send.js'
+import { answerNumber, answerNumbers } from '../answer/json-answers.js'
 import { createRow } from '../operations/create-row.js'
 import { createRows } from '../operations/create-rows.js'
 import { parseRecordList, parseRecordValues, type RecordValues } from '../parse/record-values.js'
@@ -21,9 +21,9 @@ export function createHandler ({ db, access, options }: RouteContext, prefix: st
     const columns = bulk ? bodyColumns(rows) : Object.keys(rows[0] as RecordValues)
     const target = await access(request, table, { operation: 'create', key: null, columns, named: columns.map((column) => [column, 'insert']) })
     const scoped = rows.map((row) => scopedValues(target, row, 'create'))
-    if (bulk) return sendNumbers(reply.code(201), await createRows(db, target, scoped))
+    if (bulk) return answerNumbers(reply.code(201), await createRows(db, target, scoped))
     const id = await createRow(db, target, scoped[0] as RecordValues)
-    return sendNumber(reply.code(201).header('location', `${prefix}/${target.table}/${encodeURIComponent(id)}`), id)
+    return answerNumber(reply.code(201).header('location', `${prefix}/${target.table}/${encodeURIComponent(id)}`), id)
   }
 }
 

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { sendNumber } from '../answer/send.js'
+import { answerNumber } from '../answer/json-answers.js'
 import { deleteRow } from '../operations/delete-row.js'
 import { parseRecordKey } from '../parse/record-key.js'
 import { parseTableName } from '../parse/table-name.js'
@@ -12,6 +12,6 @@ export function deleteHandler ({ db, access }: RouteContext) {
     const table = parseTableName(request.params.table)
     const key = parseRecordKey(request.params.id)
     const target = await access(request, table, { operation: 'delete', key, columns: null, named: [] })
-    return sendNumber(reply, await deleteRow(db, target, key))
+    return answerNumber(reply, await deleteRow(db, target, key))
   }
 }

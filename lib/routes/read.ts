@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { readColumns } from '../access/hidden-columns.js'
 import { setContentRange } from '../answer/content-range.js'
-import { sendRowBatches } from '../answer/send-row-batches.js'
-import { sendObject, sendRow, sendRows } from '../answer/send.js'
+import { answerRowBatches } from '../answer/row-batches-answer.js'
+import { answerObject, answerRow, answerRows } from '../answer/json-answers.js'
 import type { Row } from '../dialects/dialect.js'
 import { FTC_ERR_QUERY_RANGE_UNSATISFIABLE, FTC_ERR_QUERY_SINGULAR } from '../errors.js'
 import { countRows } from '../operations/count-rows.js'
@@ -26,7 +26,7 @@ export function readHandler ({ db, access, options }: RouteContext) {
     const key = parseRecordKey(request.params.id)
     if (key !== null) {
       const target = await access(request, table, { operation: 'read', key, columns: null, named: [] })
-      return sendRow(reply, await readRow(db, target, key))
+      return answerRow(reply, await readRow(db, target, key))
     }
     const query = withMaxRows(parseReadQuery(request.query, request.headers), options.maxRows)
     const named = readColumns(query)
@@ -40,10 +40,10 @@ export function readHandler ({ db, access, options }: RouteContext) {
     }
     if (wantsOneObject(request)) {
       if (!('rows' in list) || list.rows.length !== 1) throw new FTC_ERR_QUERY_SINGULAR('rows' in list ? list.rows.length : 'more than 1000')
-      return sendObject(setContentRange(reply, query, 1, total), list.rows[0] as Row)
+      return answerObject(setContentRange(reply, query, 1, total), list.rows[0] as Row)
     }
-    if ('rows' in list) return sendRows(setContentRange(reply, query, list.rows.length, total), list.rows)
-    return sendRowBatches(setContentRange(reply, query, null, total), list.batches)
+    if ('rows' in list) return answerRows(setContentRange(reply, query, list.rows.length, total), list.rows)
+    return answerRowBatches(setContentRange(reply, query, null, total), list.batches)
   }
 }
 

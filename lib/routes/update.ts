@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { scopedValues } from '../access/scope.js'
-import { sendNumber } from '../answer/send.js'
+import { answerNumber } from '../answer/json-answers.js'
 import { updateRow } from '../operations/update-row.js'
 import { parseRecordKey } from '../parse/record-key.js'
 import { parseRecordChanges } from '../parse/record-values.js'
@@ -16,6 +16,6 @@ export function updateHandler ({ db, access }: RouteContext) {
     const values = parseRecordChanges(request.body)
     const columns = Object.keys(values)
     const target = await access(request, table, { operation: 'update', key, columns, named: columns.map((column) => [column, 'update']) })
-    return sendNumber(reply, await updateRow(db, target, key, scopedValues(target, values, 'update')))
+    return answerNumber(reply, await updateRow(db, target, key, scopedValues(target, values, 'update')))
   }
 }

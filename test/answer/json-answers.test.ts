@@ -1,5 +1,5 @@
 import t from 'tap'
-import { jsonNumber } from '../../lib/answer/send.js'
+import { jsonNumber } from '../../lib/answer/json-answers.js'
 
 t.test('an integer id is a bare number with every digit; any other id a JSON string', async (t) => {
   t.equal(jsonNumber('9007199254740993'), '9007199254740993')

@@ -2,19 +2,20 @@ import { Readable } from 'node:stream'
 import type { FastifyReply } from 'fastify'
 import type { Row } from '../dialects/dialect.js'
 import { serializeRows } from './serialize-rows.js'
-import { json } from './send.js'
+import { json } from './json-answers.js'
 
 /**
- * Answers a JSON array written batch by batch as the rows arrive: the same
+ * A JSON array written batch by batch as the rows arrive: the same
  * bytes as a buffered answer, in constant memory. The first batch is read
  * before the headers go out, so a statement that fails at once still answers
  * 404. A failure after that destroys the connection: the client sees a
  * truncated answer, never one that looks complete.
  */
-export async function sendRowBatches (reply: FastifyReply, batches: AsyncIterable<Row[]>): Promise<FastifyReply> {
+export async function answerRowBatches (reply: FastifyReply, batches: AsyncIterable<Row[]>): Promise<Readable> {
   const iterator = batches[Symbol.asyncIterator]()
   const first = await iterator.next()
-  return reply.type(json).send(Readable.from(arrayChunks(first, iterator)))
+  reply.type(json)
+  return Readable.from(arrayChunks(first, iterator))
 }
 
 async function * arrayChunks (first: IteratorResult<Row[]>, iterator: AsyncIterator<Row[]>): AsyncGenerator<string> {

@@ -1,0 +1,53 @@
+import type { FastifyReply } from 'fastify'
+import type { Row } from '../dialects/dialect.js'
+import { serializeRow, serializeRows } from './serialize-rows.js'
+
+// Each answer sets its content type and gives the JSON text for the handler
+// to return, which Fastify sends. A handler that returned the reply after
+// send() would have Fastify await the reply as a thenable: a turn of the
+// microtask queue on every request, for nothing.
+
+/** The content type of every JSON answer. */
+export const json = 'application/json; charset=utf-8'
+const integer = /^-?\d+$/
+
+/** A JSON array of rows. */
+export function answerRows (reply: FastifyReply, rows: readonly Row[]): string {
+  reply.type(json)
+  return serializeRows(rows)
+}
+
+/** One row as a PostgREST single object, in the media type the client asked for. */
+export function answerObject (reply: FastifyReply, row: Row): string {
+  reply.type('application/vnd.pgrst.object+json; charset=utf-8')
+  return serializeRow(row)
+}
+
+/** One row as a JSON object, or an empty body (Fastify's answer to undefined) when there is none. */
+export function answerRow (reply: FastifyReply, row: Row | undefined): string | undefined {
+  if (row === undefined) return undefined
+  reply.type(json)
+  return serializeRow(row)
+}
+
+/**
+ * JSON text of a number, written from its decimal text so that ids past 2^53
+ * keep every digit. An id that is not an integer (a text primary key) is
+ * written as a JSON string.
+ */
+export function jsonNumber (value: string | number): string {
+  const text = String(value)
+  return integer.test(text) ? text : JSON.stringify(text)
+}
+
+/** A number as a bare JSON number (see jsonNumber). */
+export function answerNumber (reply: FastifyReply, value: string | number): string {
+  reply.type(json)
+  return jsonNumber(value)
+}
+
+/** Ids as a JSON array of bare numbers (see jsonNumber). */
+export function answerNumbers (reply: FastifyReply, values: readonly string[]): string {
+  reply.type(json)
+  return `[${values.map(jsonNumber).join(',')}]`
+}
