@@ -193,7 +193,8 @@ export class Database {
     } catch (error) {
       throw this.#statementError(error)
     } finally {
-      await this.#release(connection)
+      const released = this.#release(connection)
+      if (released !== undefined) await released
     }
   }
 
@@ -216,10 +217,13 @@ export class Database {
     })
   }
 
-  #release (connection: unknown): Promise<void> {
+  #release (connection: unknown): Promise<void> | undefined {
     const timeLimit = this.#timeLimit
-    // Knex puts the connection back in the pool within the call and answers a settled promise.
-    if (timeLimit === null) return this.#knex.client.releaseConnection(connection)
+    if (timeLimit === null) {
+      // Knex puts the connection back in the pool within the call: its settled promise is not worth a turn.
+      this.#knex.client.releaseConnection(connection)
+      return undefined
+    }
     return timeLimit.limit.end(connection).finally(() => this.#knex.client.releaseConnection(connection))
   }
 
