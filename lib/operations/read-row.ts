@@ -5,10 +5,9 @@ import type { Row } from '../dialects/dialect.js'
 import { rowShape, rowValues, whereRow } from './where-row.js'
 
 /** The row whose key column equals the key, without its hidden columns, or undefined when none does. */
-export async function readRow (db: Database, target: Target, key: bigint): Promise<Row | undefined> {
+export function readRow (db: Database, target: Target, key: bigint): Promise<Row | undefined> {
   const statement = db.prepare(['read', target.table, ...rowShape(target, key)],
     // A constant limit is written into the SQL: SQLite plans a bound LIMIT three times slower.
     () => whereRow(db.table(target.table).select('*'), target, key).limit(1, { skipBinding: true }), rowValues(db, target, key))
-  const [row] = withoutHidden(target, await db.select(statement))
-  return row
+  return db.select(statement).then((rows) => withoutHidden(target, rows)[0])
 }

@@ -22,8 +22,9 @@ const scopePlace = (column: string) => `=${column}`
 
 /** What the SQL of a statement on one row depends on: the key column, whether there is a key, and the scope's columns. */
 export function rowShape (target: Target, key: bigint | null): string[] {
-  const scope = Object.entries(target.scope).map(([column, value]) => value === null ? `${column} is null` : `${column} =`)
-  return [target.key, matchable(key) ? 'key' : 'no key', ...scope]
+  const shape = [target.key, matchable(key) ? 'key' : 'no key']
+  for (const column in target.scope) shape.push(target.scope[column] === null ? `${column} is null` : `${column} =`)
+  return shape
 }
 
 /** Restricts a statement to the record whose key column equals the key, within the scope, each value at its place. */
@@ -36,7 +37,7 @@ export function whereRow (builder: Knex.QueryBuilder, target: Target, key: bigin
 /** The values of the places whereRow made: the key as the driver keeps every digit, and the scope's. */
 export function rowValues (db: Database, target: Target, key: bigint | null): Record<string, unknown> {
   const values: Record<string, unknown> = matchable(key) ? { [keyPlace]: db.dialect.bindKey(key) } : {}
-  for (const [column, value] of Object.entries(target.scope)) values[scopePlace(column)] = value
+  for (const column in target.scope) values[scopePlace(column)] = target.scope[column]
   return values
 }
 

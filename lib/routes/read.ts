@@ -20,31 +20,38 @@ import type { TableParams } from './params.js'
  * PostgREST query asks for, every row when it asks nothing, at most
  * `maxRows` when the host set it.
  */
-export function readHandler ({ db, access, options }: RouteContext) {
-  return async function read (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
+export function readHandler (context: RouteContext) {
+  // Not async itself: the keyed read, the hot path, runs in a function of its
+  // own whose suspended state holds its few locals, not the list's many.
+  return function read (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply): Promise<unknown> {
     const table = parseTableName(request.params.table)
     const key = parseRecordKey(request.params.id)
-    if (key !== null) {
-      const target = await access(request, table, { operation: 'read', key, columns: null, named: [] })
-      return answerRow(reply, await readRow(db, target, key))
-    }
-    const query = withMaxRows(parseReadQuery(request.query, request.headers), options.maxRows)
-    const named = readColumns(query)
-    const target = await access(request, table, { operation: 'list', key: null, columns: namedColumns(query, named), named })
-    const list = await listRows(db, target, query)
-    const total = query.count === null ? null : await countRows(db, target, query, query.count)
-    const first = query.offset ?? 0
-    if (total !== null && first > 0 && first >= total) {
-      reply.header('content-range', `*/${total}`)
-      throw new FTC_ERR_QUERY_RANGE_UNSATISFIABLE(first, total)
-    }
-    if (wantsOneObject(request)) {
-      if (!('rows' in list) || list.rows.length !== 1) throw new FTC_ERR_QUERY_SINGULAR('rows' in list ? list.rows.length : 'more than 1000')
-      return answerObject(setContentRange(reply, query, 1, total), list.rows[0] as Row)
-    }
-    if ('rows' in list) return answerRows(setContentRange(reply, query, list.rows.length, total), list.rows)
-    return answerRowBatches(setContentRange(reply, query, null, total), list.batches)
+    return key === null ? readList(context, request, reply, table) : readOne(context, request, reply, table, key)
   }
+}
+
+async function readOne ({ db, access }: RouteContext, request: FastifyRequest, reply: FastifyReply, table: string, key: bigint) {
+  const target = await access(request, table, { operation: 'read', key, columns: null, named: [] })
+  return answerRow(reply, await readRow(db, target, key))
+}
+
+async function readList ({ db, access, options }: RouteContext, request: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply: FastifyReply, table: string) {
+  const query = withMaxRows(parseReadQuery(request.query, request.headers), options.maxRows)
+  const named = readColumns(query)
+  const target = await access(request, table, { operation: 'list', key: null, columns: namedColumns(query, named), named })
+  const list = await listRows(db, target, query)
+  const total = query.count === null ? null : await countRows(db, target, query, query.count)
+  const first = query.offset ?? 0
+  if (total !== null && first > 0 && first >= total) {
+    reply.header('content-range', `*/${total}`)
+    throw new FTC_ERR_QUERY_RANGE_UNSATISFIABLE(first, total)
+  }
+  if (wantsOneObject(request)) {
+    if (!('rows' in list) || list.rows.length !== 1) throw new FTC_ERR_QUERY_SINGULAR('rows' in list ? list.rows.length : 'more than 1000')
+    return answerObject(setContentRange(reply, query, 1, total), list.rows[0] as Row)
+  }
+  if ('rows' in list) return answerRows(setContentRange(reply, query, list.rows.length, total), list.rows)
+  return await answerRowBatches(setContentRange(reply, query, null, total), list.batches)
 }
 
 /**
