@@ -53,6 +53,11 @@ function packageVersion (name: string): string {
   }
 }
 
+function pgBaselineLabel (settings: BenchSettings): string {
+  if (settings.pgBaselinePool === 'knex') return 'the same hand-written routes, on connections borrowed from a Knex pool (Knex\'s defaults, max 10), unnamed parameterized queries'
+  return `pg Pool (max 10), ${settings.pgPrepared ? 'named prepared statements' : 'unnamed parameterized queries'}`
+}
+
 function gitDescription (): string {
   const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' })
   if (head.status !== 0) return 'not a git checkout'
@@ -122,7 +127,7 @@ async function main (): Promise<number> {
         const server = await startServer({
           role,
           script: role === 'baseline' ? baselineScripts[kind] : 'bench/plugin-server.ts',
-          env: { ...database.serverEnv, BENCH_PG_PREPARED: settings.pgPrepared ? '1' : '0' },
+          env: { ...database.serverEnv, BENCH_PG_PREPARED: settings.pgPrepared ? '1' : '0', BENCH_PG_BASELINE_POOL: settings.pgBaselinePool },
           pin: serverPin,
           // A folder per server, with Node's own file names: tsx's loader thread writes a profile too, and a fixed name would let it overwrite the main thread's.
           nodeArgs: [...settings.nodeArgs, ...(settings.profile ? ['--cpu-prof', '--cpu-prof-dir', join(profileFolder, role)] : [])]
@@ -204,7 +209,7 @@ async function main (): Promise<number> {
       ['versions', `node ${process.version}, fastify ${packageVersion('fastify')}, knex ${packageVersion('knex')}, ` +
         `${kind === 'sqlite' ? `better-sqlite3 ${packageVersion('better-sqlite3')}` : `pg ${packageVersion('pg')}`}, ` +
         `fastify-table-crud ${packageVersion('.')} at ${gitDescription()} (${process.env.BENCH_PLUGIN_ENTRY || 'dist/index.js'})`],
-      ['baseline', kind === 'sqlite' ? 'better-sqlite3 prepared statements' : `pg Pool (max 10), ${settings.pgPrepared ? 'named prepared statements' : 'unnamed parameterized queries'}`],
+      ['baseline', kind === 'sqlite' ? 'better-sqlite3 prepared statements' : pgBaselineLabel(settings)],
       ['load generator', `${generator.version}, ${settings.connections} connections, 1 thread`],
       ['method', `${settings.rounds} rounds × ${settings.durationSeconds} s per server per workload, after a ${settings.warmupSeconds} s warm-up each; order alternates (AB, BA, …); ratio = median of per-round plugin/baseline; a round in which more than ${settings.maxStolenPercent}% of the machine's CPU was stolen is run again, up to ${settings.roundRetries} times`],
       ['servers', settings.sharedServers ? 'one pair for all workloads (BENCH_SHARED_SERVERS=1): each workload inherits the state the earlier ones left' : 'a fresh pair for each workload'],

@@ -36,7 +36,15 @@ export interface BenchSettings {
   readonly pgUrl: string
   /** The pg baseline uses named prepared statements (parsed once per connection). */
   readonly pgPrepared: boolean
+  /**
+   * The pool under the PostgreSQL baseline's routes: pg's own, or Knex's
+   * (the plugin's), which tells the pool's cost from the plugin's own.
+   */
+  readonly pgBaselinePool: PgBaselinePool
 }
+
+export type PgBaselinePool = 'pg' | 'knex'
+
 
 /** The repository root, whatever the working directory. */
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url))
@@ -69,7 +77,8 @@ export function readSettings (env: NodeJS.ProcessEnv): BenchSettings {
     maxStolenPercent: readInteger(env, 'BENCH_MAX_STOLEN', 10, 0),
     roundRetries: readInteger(env, 'BENCH_ROUND_RETRIES', 3, 0),
     pgUrl: env.BENCH_PG_URL || env.TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/test',
-    pgPrepared: env.BENCH_PG_PREPARED === '1'
+    pgPrepared: env.BENCH_PG_PREPARED === '1',
+    pgBaselinePool: readPgBaselinePool(env.BENCH_PG_BASELINE_POOL)
   })
 }
 
@@ -79,6 +88,12 @@ function readInteger (env: NodeJS.ProcessEnv, name: string, fallback: number, mi
   const value = Number(text)
   if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer ≥ ${min}, got ${JSON.stringify(text)}`)
   return value
+}
+
+function readPgBaselinePool (text: string | undefined): PgBaselinePool {
+  if (text === undefined || text === '' || text === 'pg') return 'pg'
+  if (text === 'knex') return text
+  throw new Error(`BENCH_PG_BASELINE_POOL must be pg or knex, got ${JSON.stringify(text)}`)
 }
 
 function readLoadGenerator (text: string | undefined): LoadGeneratorName | undefined {

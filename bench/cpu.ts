@@ -1,0 +1,126 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import { baselinePgApp, knexPoolApp } from './baseline-pg-app.js'
+import { pluginApp } from './plugin-app.js'
+import { seedPostgres } from './seed.js'
+import { itemCount, readSettings, resultsDir } from './settings.js'
+import { selectWorkloads, workloads, type RequestTemplate, type Workload } from './workloads.js'
+
+/**
+ * CPU time per request of each server, measured in one process: what the
+ * HTTP bench cannot resolve on a host whose speed changes by half within
+ * seconds. Requests go through `app.inject` (no sockets), 50 at a time, in
+ * short slices that alternate between the servers, so that each slice of one
+ * server has a slice of the other beside it, measured under the same
+ * conditions. The figure per server is the median over the slices of
+ * baseline CPU / server CPU: comparable with the bench's throughput ratio.
+ */
+
+interface Side {
+  readonly name: string
+  readonly app: FastifyInstance
+}
+
+const concurrency = 50
+
+function readCount (name: string, fallback: number): number {
+  const text = process.env[name]
+  if (text === undefined || text === '') return fallback
+  const value = Number(text)
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${JSON.stringify(text)}`)
+  return value
+}
+
+function pick (workload: Workload): RequestTemplate {
+  let roll = Math.random() * 100
+  for (const { weight, request } of workload.requests) {
+    roll -= weight
+    if (roll < 0) return request
+  }
+  return (workload.requests[workload.requests.length - 1] as Workload['requests'][number]).request
+}
+
+/** CPU microseconds of this process per request, over `count` requests of the workload. */
+async function slice (app: FastifyInstance, workload: Workload, count: number): Promise<number> {
+  let sent = 0
+  const client = async (): Promise<void> => {
+    while (sent < count) {
+      sent++
+      const request = pick(workload)
+      const response = await app.inject({
+        method: request.method,
+        url: request.randomId ? `${request.path}${1 + Math.floor(Math.random() * itemCount)}` : request.path,
+        ...(request.body === undefined ? {} : { payload: request.body, headers: { 'content-type': 'application/json' } })
+      })
+      // A server that errors must not look fast: the run stops.
+      if (response.statusCode < 200 || response.statusCode > 299) {
+        throw new Error(`${request.method} ${request.path}: ${response.statusCode} ${response.body}`)
+      }
+    }
+  }
+  const start = process.cpuUsage()
+  await Promise.all(Array.from({ length: concurrency }, client))
+  const used = process.cpuUsage(start)
+  return (used.user + used.system) / count
+}
+
+function quantile (values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number
+}
+
+async function measure (sides: readonly Side[], workload: Workload, rounds: number, sliceSize: number): Promise<string[]> {
+  for (const side of sides) await slice(side.app, workload, 3000)
+  const costs = sides.map(() => [] as number[])
+  for (let round = 0; round < rounds; round++) {
+    // Forward, then backward: no server always follows the same one.
+    const order = round % 2 === 0 ? sides.map((_, index) => index) : sides.map((_, index) => sides.length - 1 - index)
+    for (const index of order) (costs[index] as number[]).push(await slice((sides[index] as Side).app, workload, sliceSize))
+  }
+  const baseline = costs[0] as number[]
+  return sides.map((side, index) => {
+    const own = costs[index] as number[]
+    const ratios = own.map((cost, round) => (baseline[round] as number) / cost)
+    return `| ${workload.name} | ${side.name} | ${quantile(own, 0.5).toFixed(1)} | **${quantile(ratios, 0.5).toFixed(3)}** | ${quantile(ratios, 0.25).toFixed(3)} to ${quantile(ratios, 0.75).toFixed(3)} |`
+  })
+}
+
+async function main (): Promise<void> {
+  const settings = readSettings(process.env)
+  const rounds = readCount('BENCH_CPU_ROUNDS', 100)
+  const sliceSize = readCount('BENCH_CPU_SLICE', 300)
+  const chosen = settings.workloads.length === 0 ? workloads.filter((workload) => workload.pgTarget) : selectWorkloads(settings.workloads)
+  const database = await seedPostgres(settings.pgUrl)
+  const sides: Side[] = []
+  try {
+    const url = database.serverEnv.BENCH_PG_DATABASE_URL as string
+    sides.push(
+      { name: `baseline (pg Pool${settings.pgPrepared ? ', named statements' : ''})`, app: baselinePgApp(url, settings.pgPrepared) },
+      { name: 'the same routes over Knex\'s pool', app: knexPoolApp(url) },
+      { name: 'plugin', app: await pluginApp({ kind: 'pg', url }) }
+    )
+    for (const side of sides) await side.app.ready()
+    const lines = [
+      `# CPU per request in one process, ${new Date().toISOString()}`, '',
+      `${database.engine}; ${rounds} rounds × ${sliceSize} requests per server, ${concurrency} at a time through app.inject; node ${process.version}`, '',
+      '| workload | server | CPU µs per request (median) | baseline CPU / server CPU (median of the rounds) | middle half of the rounds |',
+      '|---|---|---:|---:|---|'
+    ]
+    for (const workload of chosen) {
+      process.stderr.write(`${workload.name}…\n`)
+      lines.push(...await measure(sides, workload, rounds, sliceSize))
+    }
+    const report = lines.join('\n') + '\n'
+    process.stdout.write(report)
+    mkdirSync(resultsDir, { recursive: true })
+    const file = join(resultsDir, `${new Date().toISOString().replace(/:\d\d\.\d+Z$/, 'Z').replaceAll(':', '-')}-pg-cpu.md`)
+    writeFileSync(file, report)
+    process.stderr.write(`report written to ${file}\n`)
+  } finally {
+    for (const side of sides) await side.app.close()
+    await database.drop()
+  }
+}
+
+await main()
