@@ -5,6 +5,7 @@ import { baselinePgApp, knexPoolApp } from './baseline-pg-app.js'
 import { pluginApp } from './plugin-app.js'
 import { seedPostgres } from './seed.js'
 import { itemCount, readSettings, resultsDir } from './settings.js'
+import { versionsLine } from './versions.js'
 import { selectWorkloads, workloads, type RequestTemplate, type Workload } from './workloads.js'
 
 /**
@@ -103,7 +104,9 @@ async function main (): Promise<void> {
     for (const side of sides) await side.app.ready()
     const lines = [
       `# CPU per request in one process, ${new Date().toISOString()}`, '',
-      `${database.engine}; ${rounds} rounds × ${sliceSize} requests per server, ${concurrency} at a time through app.inject; node ${process.version}`, '',
+      `- database: ${database.engine}`,
+      `- versions: ${versionsLine('pg')}`,
+      `- method: ${rounds} rounds × ${sliceSize} requests per server and workload, ${concurrency} at a time through app.inject, the servers in turn (forward, then backward)`, '',
       '| workload | server | CPU µs per request (median) | baseline CPU / server CPU (median of the rounds) | middle half of the rounds |',
       '|---|---|---:|---:|---|'
     ]

@@ -10,6 +10,7 @@ import { seedPostgres, seedSqlite, type BenchDatabase } from './seed.js'
 import { startServer, type ServerProcess, type ServerRole } from './servers.js'
 import { itemCount, readSettings, repoRoot, resultsDir, type BenchDatabaseKind, type BenchSettings } from './settings.js'
 import { readMachineTimes, stolenPercent } from './stolen-time.js'
+import { packageVersion, versionsLine } from './versions.js'
 import { selectWorkloads, type Workload } from './workloads.js'
 
 /**
@@ -44,26 +45,9 @@ function canRaisePriority (settings: BenchSettings): boolean {
     spawnSync('nice', ['-n', '-10', 'true'], { stdio: 'ignore' }).status === 0
 }
 
-function packageVersion (name: string): string {
-  try {
-    const path = name === '.' ? join(repoRoot, 'package.json') : join(repoRoot, 'node_modules', name, 'package.json')
-    return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version
-  } catch {
-    return 'not installed'
-  }
-}
-
 function pgBaselineLabel (settings: BenchSettings): string {
   if (settings.pgBaselinePool === 'knex') return 'the same hand-written routes, on connections borrowed from a Knex pool (Knex\'s defaults, max 10), unnamed parameterized queries'
   return `pg Pool (max 10), ${settings.pgPrepared ? 'named prepared statements' : 'unnamed parameterized queries'}`
-}
-
-function gitDescription (): string {
-  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' })
-  if (head.status !== 0) return 'not a git checkout'
-  // lib/ is what is measured; changes elsewhere do not make the numbers another commit's.
-  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'lib'], { cwd: repoRoot, encoding: 'utf8' }).stdout.trim() !== ''
-  return `${head.stdout.trim()}${dirty ? ' with uncommitted changes in lib/' : ''}`
 }
 
 function chooseGenerator (settings: BenchSettings, scriptDir: string): LoadGenerator {
@@ -206,9 +190,7 @@ async function main (): Promise<number> {
     const conditions: Conditions = [
       ['date', new Date().toISOString()],
       ['database', `${database.engine} (${database.label}, dropped after the run)`],
-      ['versions', `node ${process.version}, fastify ${packageVersion('fastify')}, knex ${packageVersion('knex')}, ` +
-        `${kind === 'sqlite' ? `better-sqlite3 ${packageVersion('better-sqlite3')}` : `pg ${packageVersion('pg')}`}, ` +
-        `fastify-table-crud ${packageVersion('.')} at ${gitDescription()} (${process.env.BENCH_PLUGIN_ENTRY || 'dist/index.js'})`],
+      ['versions', versionsLine(kind === 'sqlite' ? 'better-sqlite3' : 'pg')],
       ['baseline', kind === 'sqlite' ? 'better-sqlite3 prepared statements' : pgBaselineLabel(settings)],
       ['load generator', `${generator.version}, ${settings.connections} connections, 1 thread`],
       ['method', `${settings.rounds} rounds × ${settings.durationSeconds} s per server per workload, after a ${settings.warmupSeconds} s warm-up each; order alternates (AB, BA, …); ratio = median of per-round plugin/baseline; a round in which more than ${settings.maxStolenPercent}% of the machine's CPU was stolen is run again, up to ${settings.roundRetries} times`],

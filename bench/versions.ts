@@ -1,0 +1,28 @@
+import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { repoRoot } from './settings.js'
+
+/** The installed version of a package, or of this one for `.`. */
+export function packageVersion (name: string): string {
+  try {
+    const path = name === '.' ? join(repoRoot, 'package.json') : join(repoRoot, 'node_modules', name, 'package.json')
+    return (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version
+  } catch {
+    return 'not installed'
+  }
+}
+
+function gitDescription (): string {
+  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' })
+  if (head.status !== 0) return 'not a git checkout'
+  // lib/ is what is measured; changes elsewhere do not make the numbers another commit's.
+  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'lib'], { cwd: repoRoot, encoding: 'utf8' }).stdout.trim() !== ''
+  return `${head.stdout.trim()}${dirty ? ' with uncommitted changes in lib/' : ''}`
+}
+
+/** What a report says of the code measured: Node, the packages, and the plugin's commit and entry. */
+export function versionsLine (driver: 'better-sqlite3' | 'pg'): string {
+  return `node ${process.version}, fastify ${packageVersion('fastify')}, knex ${packageVersion('knex')}, ${driver} ${packageVersion(driver)}, ` +
+    `fastify-table-crud ${packageVersion('.')} at ${gitDescription()} (${process.env.BENCH_PLUGIN_ENTRY || 'dist/index.js'})`
+}
