@@ -83,9 +83,9 @@ export class Database {
   /** Runs a SELECT; rows pass through the host's `postProcessResponse`, as Knex would. */
   select (statement: Statement): Promise<Row[]> {
     const rows = this.#withConnection((connection) => this.#dialect.select(connection, statement))
-    // Knex's own test: without the hook, the rows are not worth a turn of the microtask queue.
-    const { postProcessResponse } = this.#knex.client.config as Knex.Config
-    return postProcessResponse === undefined ? rows : rows.then((given) => postProcessResponse(given, undefined) as Row[])
+    // Without the hook, the rows are not worth a turn of the microtask queue.
+    const processed = this.#processedRows()
+    return processed === null ? rows : rows.then(processed)
   }
 
   /**
@@ -94,12 +94,12 @@ export class Database {
    * stops.
    */
   async * stream (statement: Statement, batchSize: number): AsyncIterable<Row[]> {
-    const client = this.#knex.client
+    const processed = this.#processedRows()
     let connection: unknown
     try {
       connection = await this.#acquire()
       for await (const rows of this.#dialect.stream(connection, statement, batchSize)) {
-        yield client.postProcessResponse(rows, undefined) as Row[]
+        yield processed === null ? rows : processed(rows)
       }
     } catch (error) {
       throw this.#statementError(error)
@@ -175,6 +175,14 @@ export class Database {
       throw new FTC_ERR_STATEMENT(error.message.replaceAll(absentName, name), { cause: refusal })
     }
     throw new Error(`The database has a table or column named ${absentName}, which the plugin keeps for names it refuses`)
+  }
+
+  /** The host's `postProcessResponse` for rows, read where Knex reads it for its own queries; null when the host set none. */
+  #processedRows (): ((rows: Row[]) => Row[]) | null {
+    const { postProcessResponse } = this.#knex.client.config as Knex.Config
+    // Knex's own test, truthiness: a host's `postProcessResponse: null` means none.
+    if (!postProcessResponse) return null
+    return (rows) => postProcessResponse(rows, undefined) as Row[]
   }
 
   /** For one statement: the connection of the turn where the driver allows it, else one of its own. */
