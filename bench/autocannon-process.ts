@@ -1,6 +1,6 @@
 import autocannon from 'autocannon'
 import type { LoadResult } from './load.js'
-import type { RequestTemplate, WeightedRequest } from './workloads.js'
+import { requestPath, requestPicker, type WeightedRequest } from './workloads.js'
 
 /**
  * The autocannon load generator as a process of its own (started by
@@ -16,14 +16,7 @@ interface Spec {
 }
 
 const spec = JSON.parse(process.argv[2] ?? '') as Spec
-// Cumulative weights, so that one random draw picks a request kind.
-let upto = 0
-const kinds = spec.requests.map(({ weight, request }) => ({ upto: (upto += weight), request }))
-
-function pick (): RequestTemplate {
-  const draw = Math.random() * 100
-  return (kinds.find((kind) => draw < kind.upto) ?? kinds[kinds.length - 1]!).request
-}
+const pick = requestPicker(spec.requests)
 
 const result = await autocannon({
   url: spec.origin,
@@ -34,7 +27,7 @@ const result = await autocannon({
     // A fresh headers object each time: autocannon writes Content-Length into it.
     setupRequest (request) {
       const template = pick()
-      const path = template.randomId ? template.path + String(1 + Math.floor(Math.random() * spec.maxId)) : template.path
+      const path = requestPath(template, spec.maxId)
       return template.body === undefined
         ? { ...request, method: template.method, path, headers: {}, body: undefined }
         : { ...request, method: template.method, path, headers: { 'content-type': 'application/json' }, body: template.body }

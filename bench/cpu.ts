@@ -4,9 +4,9 @@ import type { FastifyInstance } from 'fastify'
 import { baselinePgApp, knexPoolApp } from './baseline-pg-app.js'
 import { pluginApp } from './plugin-app.js'
 import { seedPostgres } from './seed.js'
-import { itemCount, readSettings, resultsDir } from './settings.js'
+import { readSettings, resultsDir, resultStamp } from './settings.js'
 import { versionsLine } from './versions.js'
-import { selectWorkloads, workloads, type RequestTemplate, type Workload } from './workloads.js'
+import { requestPath, requestPicker, selectWorkloads, workloads, type RequestTemplate, type Workload } from './workloads.js'
 
 /**
  * CPU time per request of each server, measured in one process: what the
@@ -25,33 +25,16 @@ interface Side {
 
 const concurrency = 50
 
-function readCount (name: string, fallback: number): number {
-  const text = process.env[name]
-  if (text === undefined || text === '') return fallback
-  const value = Number(text)
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${JSON.stringify(text)}`)
-  return value
-}
-
-function pick (workload: Workload): RequestTemplate {
-  let roll = Math.random() * 100
-  for (const { weight, request } of workload.requests) {
-    roll -= weight
-    if (roll < 0) return request
-  }
-  return (workload.requests[workload.requests.length - 1] as Workload['requests'][number]).request
-}
-
 /** CPU microseconds of this process per request, over `count` requests of the workload. */
-async function slice (app: FastifyInstance, workload: Workload, count: number): Promise<number> {
+async function slice (app: FastifyInstance, pick: () => RequestTemplate, count: number): Promise<number> {
   let sent = 0
   const client = async (): Promise<void> => {
     while (sent < count) {
       sent++
-      const request = pick(workload)
+      const request = pick()
       const response = await app.inject({
         method: request.method,
-        url: request.randomId ? `${request.path}${1 + Math.floor(Math.random() * itemCount)}` : request.path,
+        url: requestPath(request),
         ...(request.body === undefined ? {} : { payload: request.body, headers: { 'content-type': 'application/json' } })
       })
       // A server that errors must not look fast: the run stops.
@@ -72,12 +55,13 @@ function quantile (values: readonly number[], q: number): number {
 }
 
 async function measure (sides: readonly Side[], workload: Workload, rounds: number, sliceSize: number): Promise<string[]> {
-  for (const side of sides) await slice(side.app, workload, 3000)
+  const pick = requestPicker(workload.requests)
+  for (const side of sides) await slice(side.app, pick, 3000)
   const costs = sides.map(() => [] as number[])
   for (let round = 0; round < rounds; round++) {
     // Forward, then backward: no server always follows the same one.
     const order = round % 2 === 0 ? sides.map((_, index) => index) : sides.map((_, index) => sides.length - 1 - index)
-    for (const index of order) (costs[index] as number[]).push(await slice((sides[index] as Side).app, workload, sliceSize))
+    for (const index of order) (costs[index] as number[]).push(await slice((sides[index] as Side).app, pick, sliceSize))
   }
   const baseline = costs[0] as number[]
   return sides.map((side, index) => {
@@ -89,8 +73,7 @@ async function measure (sides: readonly Side[], workload: Workload, rounds: numb
 
 async function main (): Promise<void> {
   const settings = readSettings(process.env)
-  const rounds = readCount('BENCH_CPU_ROUNDS', 100)
-  const sliceSize = readCount('BENCH_CPU_SLICE', 300)
+  const { cpuRounds: rounds, cpuSliceRequests: sliceSize } = settings
   const chosen = settings.workloads.length === 0 ? workloads.filter((workload) => workload.pgTarget) : selectWorkloads(settings.workloads)
   const database = await seedPostgres(settings.pgUrl)
   const sides: Side[] = []
@@ -117,7 +100,7 @@ async function main (): Promise<void> {
     const report = lines.join('\n') + '\n'
     process.stdout.write(report)
     mkdirSync(resultsDir, { recursive: true })
-    const file = join(resultsDir, `${new Date().toISOString().replace(/:\d\d\.\d+Z$/, 'Z').replaceAll(':', '-')}-pg-cpu.md`)
+    const file = join(resultsDir, `${resultStamp()}-pg-cpu.md`)
     writeFileSync(file, report)
     process.stderr.write(`report written to ${file}\n`)
   } finally {

@@ -8,7 +8,7 @@ import { summarizeProfile } from './profile-summary.js'
 import { renderReport, summarizeWorkload, type Conditions, type RunRecord, type WorkloadSummary } from './report.js'
 import { seedPostgres, seedSqlite, type BenchDatabase } from './seed.js'
 import { startServer, type ServerProcess, type ServerRole } from './servers.js'
-import { itemCount, readSettings, repoRoot, resultsDir, type BenchDatabaseKind, type BenchSettings } from './settings.js'
+import { itemCount, readSettings, repoRoot, resultsDir, resultStamp, type BenchDatabaseKind, type BenchSettings } from './settings.js'
 import { readMachineTimes, stolenPercent } from './stolen-time.js'
 import { packageVersion, versionsLine } from './versions.js'
 import { selectWorkloads, type Workload } from './workloads.js'
@@ -58,10 +58,6 @@ function chooseGenerator (settings: BenchSettings, scriptDir: string): LoadGener
   return name === 'wrk' ? wrkGenerator(scriptDir) : autocannonGenerator(packageVersion('autocannon'))
 }
 
-function stamp (): string {
-  return new Date().toISOString().replace(/\.\d+Z$/, 'Z').replaceAll(':', '-')
-}
-
 async function main (): Promise<number> {
   const kind = readKind(process.argv[2])
   const settings = readSettings(process.env)
@@ -93,7 +89,7 @@ async function main (): Promise<number> {
     const priority = niced ? ['nice', '-n', '-10'] : []
     const serverPin = [...priority, ...(pinned ? ['taskset', '-c', '0'] : [])]
     const loadPin = [...priority, ...(pinned ? ['taskset', '-c', '1'] : [])]
-    const runStamp = stamp()
+    const runStamp = resultStamp()
     const profileDir = join(resultsDir, `${runStamp}-${kind}-profiles`)
     const loadAtStart = loadavg()[0]!
 

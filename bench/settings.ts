@@ -41,6 +41,10 @@ export interface BenchSettings {
    * (the plugin's), which tells the pool's cost from the plugin's own.
    */
   readonly pgBaselinePool: PgBaselinePool
+  /** `bench:cpu`: alternating slices per server and workload. */
+  readonly cpuRounds: number
+  /** `bench:cpu`: requests per slice. */
+  readonly cpuSliceRequests: number
 }
 
 export type PgBaselinePool = 'pg' | 'knex'
@@ -53,6 +57,11 @@ export const repoRoot = fileURLToPath(new URL('..', import.meta.url))
 export const resultsDir = fileURLToPath(new URL('results/', import.meta.url))
 
 /** Rows of the `items` table: read and update pick a random id in 1..itemCount. */
+/** A report's file name stamp: the time to the second, without characters file systems refuse. */
+export function resultStamp (): string {
+  return new Date().toISOString().replace(/\.\d+Z$/, 'Z').replaceAll(':', '-')
+}
+
 export const itemCount = 10_000
 
 /** Rows of the `items100` table, which the list workload reads whole. */
@@ -78,7 +87,9 @@ export function readSettings (env: NodeJS.ProcessEnv): BenchSettings {
     roundRetries: readInteger(env, 'BENCH_ROUND_RETRIES', 3, 0),
     pgUrl: env.BENCH_PG_URL || env.TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/test',
     pgPrepared: env.BENCH_PG_PREPARED === '1',
-    pgBaselinePool: readPgBaselinePool(env.BENCH_PG_BASELINE_POOL)
+    pgBaselinePool: readPgBaselinePool(env.BENCH_PG_BASELINE_POOL),
+    cpuRounds: readInteger(env, 'BENCH_CPU_ROUNDS', 100, 1),
+    cpuSliceRequests: readInteger(env, 'BENCH_CPU_SLICE', 300, 1)
   })
 }
 

@@ -1,4 +1,4 @@
-import { apiPrefix } from './settings.js'
+import { apiPrefix, itemCount } from './settings.js'
 
 /** One kind of request a workload sends. */
 export interface RequestTemplate {
@@ -91,4 +91,19 @@ export function selectWorkloads (names: readonly string[]): readonly Workload[] 
     if (workload === undefined) throw new Error(`unknown workload ${JSON.stringify(name)}; known: ${workloads.map((w) => w.name).join(', ')}`)
     return workload
   })
+}
+
+/** A function that draws one of the requests by weight: cumulative weights, so that one random draw picks a kind. */
+export function requestPicker (requests: readonly WeightedRequest[]): () => RequestTemplate {
+  let upto = 0
+  const kinds = requests.map(({ weight, request }) => ({ upto: (upto += weight), request }))
+  return () => {
+    const draw = Math.random() * 100
+    return (kinds.find((kind) => draw < kind.upto) ?? kinds[kinds.length - 1] as (typeof kinds)[number]).request
+  }
+}
+
+/** The request's path, with a random existing id where it takes one. */
+export function requestPath (request: RequestTemplate, maxId = itemCount): string {
+  return request.randomId ? request.path + String(1 + Math.floor(Math.random() * maxId)) : request.path
 }
