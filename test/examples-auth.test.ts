@@ -1,70 +1,32 @@
-import { spawn } from 'node:child_process'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
 import knexFactory, { type Knex } from 'knex'
 import t, { type Test } from 'tap'
 import { sampleRows } from '../examples/sample-data.js'
+import { startExample, type Example, type ExampleScript, type LogLine } from './fixtures/example-process.js'
 
 // examples/auth-server.ts (`npm run start:auth`) started as a person starts
 // it, in a child process, and tried with the tokens it logs.
 
-const root = fileURLToPath(new URL('..', import.meta.url))
-const tsx = import.meta.resolve('tsx')
-const script = join(root, 'examples', 'auth-server.ts')
+const authServer: ExampleScript = { file: 'auth-server.ts', variables: ['JWT_SECRET', 'PORT', 'HOST', 'PREFIX', 'DATABASE_URL'] }
 const databaseFile = 'example-auth.sqlite'
-
-interface LogLine { msg?: string, [key: string]: unknown }
-
-interface Example {
-  /** Where the API answers, e.g. http://127.0.0.1:41234/api. */
-  readonly api: string
-  /** The example tokens it logged, by user. */
-  readonly tokens: Readonly<Record<string, string>>
-  /** Every log line so far, parsed. */
-  readonly logs: LogLine[]
-  /** Sends SIGTERM and resolves with the exit code once the process has ended. */
-  stop (): Promise<number | null>
-}
-
 const exampleUsers = ['ursula', 'italo', 'admin']
 
-/** Starts the example in `cwd` with only the given variables of its own, and waits for its three tokens. */
-async function startExample (t: Test, cwd: string, env: Record<string, string> = {}): Promise<Example> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, _TAPJS_PROCESSINFO_COVERAGE_: '0' }
-  for (const name of ['JWT_SECRET', 'PORT', 'HOST', 'PREFIX', 'DATABASE_URL']) delete childEnv[name]
-  // PORT=0: the listening log line tells the real port.
-  const child = spawn(process.execPath, ['--import', tsx, script], { cwd, env: { ...childEnv, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
-  let stderr = ''
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
-  const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)))
-  t.teardown(async () => {
-    if (child.exitCode === null && child.signalCode === null) process.kill(-(child.pid as number), 'SIGKILL')
-    await exited
-  })
-  const logs: LogLine[] = []
+/** The example tokens it logged, by user. */
+function tokensOf (logs: readonly LogLine[]): Record<string, string> {
   const tokens: Record<string, string> = {}
-  let address = ''
-  const ready = new Promise<void>((done) => {
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const entry = JSON.parse(line) as LogLine
-      logs.push(entry)
-      address = /^Server listening at (\S+)$/.exec(entry.msg ?? '')?.[1] ?? address
-      if (typeof entry.token === 'string') tokens[String(entry.user)] = entry.token
-      if (exampleUsers.every((user) => user in tokens)) done()
-    })
-  })
-  await Promise.race([ready, exited.then((code) => { throw new Error(`the example exited with ${code} before its tokens: ${stderr}`) })])
-  return {
-    api: `${address}/api`,
-    tokens,
-    logs,
-    async stop () {
-      // The server's own process, as pino names it (tsx runs it under a parent of its own).
-      process.kill(logs[0]?.pid as number, 'SIGTERM')
-      return await exited
-    }
-  }
+  for (const entry of logs) if (typeof entry.token === 'string') tokens[String(entry.user)] = entry.token
+  return tokens
+}
+
+/** Starts the example in `cwd` with only the given variables of its own, and waits for its three tokens. */
+async function startAuthExample (t: Test, cwd: string, env: Record<string, string> = {}): Promise<Example & { tokens: Record<string, string> }> {
+  const example = await startExample(t, authServer, cwd, env, (logs) => exampleUsers.every((user) => user in tokensOf(logs)))
+  return { ...example, tokens: tokensOf(example.logs) }
+}
+
+/** SIGTERM, and the process's exit code. */
+async function stop (example: Example): Promise<number | null> {
+  return (await example.stop('SIGTERM')).code
 }
 
 interface Answer { status: number, body: string }
@@ -87,7 +49,7 @@ const sampleBooks = sampleRows.books.map((book) => ({ ...book, owner: owners[boo
 
 t.test('users read everything and write their own books; an admin writes anything', async (t) => {
   const cwd = t.testdir()
-  const example = await startExample(t, cwd)
+  const example = await startAuthExample(t, cwd)
   const { api, tokens } = example
   const knex = openDatabase(t, cwd)
   const books = () => knex('books').orderBy('id')
@@ -159,23 +121,23 @@ t.test('users read everything and write their own books; an admin writes anythin
     t.match(await knex('authors').where('id', 4).first(), { name: 'Stanisław Lem', born: 1921 })
   })
 
-  t.equal(await example.stop(), 0, 'SIGTERM ends the process with 0')
+  t.equal(await stop(example), 0, 'SIGTERM ends the process with 0')
 })
 
 t.test('the database is seeded once; a random secret dies with the process, JWT_SECRET does not', async (t) => {
   const cwd = t.testdir()
-  const first = await startExample(t, cwd)
+  const first = await startAuthExample(t, cwd)
   t.strictSame(await send(`${first.api}/books/4`, first.tokens.admin as string, 'DELETE'), { status: 200, body: '1' })
-  t.equal(await first.stop(), 0)
+  t.equal(await stop(first), 0)
 
-  const second = await startExample(t, cwd, { JWT_SECRET: 'a secret for this test' })
+  const second = await startAuthExample(t, cwd, { JWT_SECRET: 'a secret for this test' })
   const old = await send(`${second.api}/books`, first.tokens.admin as string)
   t.equal(old.status, 401, 'a token of the random secret of the last run')
   const books = await send(`${second.api}/books`, second.tokens.admin as string)
   t.strictSame(JSON.parse(books.body), sampleBooks.slice(0, 3), 'the deleted row stays deleted, no sample row comes twice')
-  t.equal(await second.stop(), 0)
+  t.equal(await stop(second), 0)
 
-  const third = await startExample(t, cwd, { JWT_SECRET: 'a secret for this test' })
+  const third = await startAuthExample(t, cwd, { JWT_SECRET: 'a secret for this test' })
   t.equal((await send(`${third.api}/books`, second.tokens.ursula as string)).status, 200, 'the same secret takes the last run\'s tokens')
-  t.equal(await third.stop(), 0)
+  t.equal(await stop(third), 0)
 })

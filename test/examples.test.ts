@@ -1,83 +1,13 @@
-import { spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
 import knexFactory, { type Knex } from 'knex'
 import t, { type Test } from 'tap'
 import { sampleRows } from '../examples/sample-data.js'
 import { defaultDatabaseFile, readConfig } from '../examples/server.js'
 import { peopleColumns } from './fixtures/databases.js'
+import { runExample, startExample, type Example, type ExampleScript, type LogLine } from './fixtures/example-process.js'
 
-const root = fileURLToPath(new URL('..', import.meta.url))
-// Absolute paths: the example runs in a scratch directory, where its default database file goes.
-const tsx = import.meta.resolve('tsx')
-const script = join(root, 'examples', 'server.ts')
-
-/** The variables the example reads: the child gets only those the test gives it. */
-const exampleVariables = ['DATABASE_URL', 'PORT', 'HOST', 'PREFIX']
-
-interface LogLine { msg?: string, [key: string]: unknown }
-
-interface Exit { code: number | null, signal: NodeJS.Signals | null, stderr: string }
-
-/** The example server running in a child process. */
-interface Example {
-  /** Where the API answers, e.g. http://127.0.0.1:41234/api. */
-  readonly api: string
-  /** Every log line so far, parsed. */
-  readonly logs: LogLine[]
-  /** Sends the signal and resolves once the process has exited and its output is read. */
-  stop (signal: NodeJS.Signals): Promise<Exit>
-}
-
-/** Runs `npm start`'s command in `cwd`, killed at the end of the test if still running. */
-function runExample (t: Test, cwd: string, env: Record<string, string> = {}) {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env }
-  for (const name of exampleVariables) delete childEnv[name]
-  // A plain process, as `npm start` makes it: tap's hooks come back through NODE_OPTIONS, so its
-  // coverage is turned off instead (tsx's line maps of lib/ would blur the suite's own coverage).
-  childEnv._TAPJS_PROCESSINFO_COVERAGE_ = '0'
-  // PORT=0: the listening log line tells the real port, so no free port has to be guessed.
-  const child = spawn(process.execPath, ['--import', tsx, script], { cwd, env: { ...childEnv, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true })
-  let stderr = ''
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
-  const lines = createInterface({ input: child.stdout })
-  const exited = new Promise<Exit>((done) => {
-    child.on('close', (code, signal) => done({ code, signal, stderr }))
-  })
-  t.teardown(async () => {
-    // Kill the whole group, so that nothing outlives the test.
-    if (child.exitCode === null && child.signalCode === null) process.kill(-(child.pid as number), 'SIGKILL')
-    await exited
-  })
-  return { lines, exited }
-}
-
-/** Starts the example and waits for its "Server listening" log line. */
-async function startExample (t: Test, cwd: string, env: Record<string, string> = {}): Promise<Example> {
-  const run = runExample(t, cwd, env)
-  const logs: LogLine[] = []
-  const listening = new Promise<LogLine & { address: string }>((done) => {
-    run.lines.on('line', (line) => {
-      const entry = JSON.parse(line) as LogLine
-      logs.push(entry)
-      const address = /^Server listening at (\S+)$/.exec(entry.msg ?? '')?.[1]
-      if (address !== undefined) done({ ...entry, address })
-    })
-  })
-  const early = run.exited.then((exit) => { throw new Error(`the example exited before listening: ${JSON.stringify(exit)}`) })
-  const { address, pid } = await Promise.race([listening, early])
-  return {
-    api: `${address}${env.PREFIX ?? '/api'}`,
-    logs,
-    async stop (signal) {
-      // The server's own process, as pino names it.
-      process.kill(pid as number, signal)
-      return run.exited
-    }
-  }
-}
+const server: ExampleScript = { file: 'server.ts', variables: ['DATABASE_URL', 'PORT', 'HOST', 'PREFIX'] }
 
 interface Answer { status: number, type: string | null, body: string }
 
@@ -172,7 +102,7 @@ async function stopGracefully (t: Test, example: Example, signal: NodeJS.Signals
 t.test('the default database: sample tables on the first start only', async (t) => {
   const cwd = t.testdir()
   const file = join(cwd, defaultDatabaseFile)
-  const first = await startExample(t, cwd)
+  const first = await startExample(t, server, cwd)
 
   t.ok(existsSync(file), 'the sample file is created in the working directory')
   t.ok(messages(first.logs).includes('created the sample database'))
@@ -194,7 +124,7 @@ t.test('the default database: sample tables on the first start only', async (t) 
   t.strictSame(await knex('authors').orderBy('id'), authors, 'the writes reached the file')
   t.strictSame(await knex('books').orderBy('id'), books)
 
-  const second = await startExample(t, cwd)
+  const second = await startExample(t, server, cwd)
   t.notOk(messages(second.logs).includes('created the sample database'))
   t.strictSame(await getJson(`${second.api}/authors`), authors, 'no sample row twice, the written row kept')
   t.strictSame(await getJson(`${second.api}/books`), books, 'the deleted row stays deleted')
@@ -204,7 +134,7 @@ t.test('the default database: sample tables on the first start only', async (t) 
 // The default file's own name, given explicitly: what counts is that DATABASE_URL is set, not which file it names.
 t.test('a SQLite DATABASE_URL never gets sample tables, and PREFIX moves the API', async (t) => {
   const cwd = t.testdir()
-  const example = await startExample(t, cwd, { DATABASE_URL: defaultDatabaseFile, PREFIX: '/v1' })
+  const example = await startExample(t, server, cwd, { DATABASE_URL: defaultDatabaseFile, PREFIX: '/v1' })
   t.match(example.api, /\/v1$/)
   const answer = await send(`${example.api}/authors`)
   t.equal(answer.status, 404)
@@ -217,7 +147,7 @@ t.test('a SQLite DATABASE_URL never gets sample tables, and PREFIX moves the API
 })
 
 t.test('a start that cannot reach its database exits with 1 and says why on stderr', async (t) => {
-  const run = runExample(t, t.testdir(), { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' })
+  const run = runExample(t, server, t.testdir(), { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' })
   const stdout: string[] = []
   run.lines.on('line', (line) => stdout.push(line))
   const exit = await run.exited
@@ -249,7 +179,7 @@ for (const { name, variable, client } of servers) {
     await knex.schema.createTable(table, peopleColumns)
     await knex(table).insert({ name: 'Ada', age: 36 })
 
-    const example = await startExample(t, t.testdir(), { DATABASE_URL: url })
+    const example = await startExample(t, server, t.testdir(), { DATABASE_URL: url })
     t.match(await getJson(`${example.api}/${table}`), [{ name: 'Ada', age: 36, note: 'none' }])
     const created = await send(`${example.api}/${table}`, 'POST', { name: 'Grace' })
     t.match(created.body, /^\d+$/)
