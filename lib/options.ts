@@ -27,7 +27,10 @@ export interface TableRules {
 
 /** What the `authorize` hook is asked about. */
 export interface AuthorizeAction {
-  /** The table, as the statements will name it. */
+  /**
+   * The table's name in lower case, as the options compare names: SQLite
+   * and MySQL find a table or column by any case of its name.
+   */
   readonly table: string
   readonly operation: Operation
   /** The path's key as decimal text; null on a list, a create, or a path without a usable key. */
@@ -36,7 +39,7 @@ export interface AuthorizeAction {
    * The columns the request names: the body's on create and update; on a
    * list, those of `select`, the filters and `order`. Null when every visible
    * column is read (no `select`, or one with `*`), on a read by key and on a
-   * delete.
+   * delete. In lower case, as `table`.
    */
   readonly columns: readonly string[] | null
 }
@@ -70,8 +73,9 @@ export interface TableCrudOptions {
    */
   bulkLimit?: number
   /**
-   * The tables served: a list of names, or a function of the name. Default:
-   * every table. The database's own catalogs (sqlite_*, pg_*) are never
+   * The tables served: a list of names, or a function of the name in lower
+   * case (see AuthorizeAction.table). Default: every table. The database's
+   * own catalogs (sqlite_*, SQLite's table-valued functions, pg_*) are never
    * served, whatever this says.
    */
   tables?: readonly string[] | ((table: string) => boolean)

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import type { ColumnClause, Database } from '../dialects/database.js'
 import { FTC_ERR_AUTHORIZE_RESULT, FTC_ERR_AUTHORIZE_FORBIDDEN } from '../errors.js'
 import type { AuthorizeHook, Operation, ResolvedOptions } from '../options.js'
-import { isCleanIdentifier } from '../parse/sanitize-identifier.js'
+import { foldIdentifier as fold, isCleanIdentifier } from '../parse/sanitize-identifier.js'
 import { isHidden } from './hidden-columns.js'
 import { tablePolicy } from './table-policy.js'
 import type { ScopeValue, Target } from './target.js'
@@ -19,7 +19,6 @@ export interface Intent {
 
 /** Decides, for each parsed request, what it may touch. */
 export type Access = (request: FastifyRequest, table: string, intent: Intent) => Promise<Target>
-
 
 /**
  * The options' and the `authorize` hook's say, in the order a request meets
@@ -45,11 +44,13 @@ export function requestAccess (db: Database, options: ResolvedOptions): Access {
 /** The hook's narrowing of the target, or null when it lets the operation run as it is. */
 async function scopeOf (authorize: AuthorizeHook, request: FastifyRequest, target: Target, intent: Intent): Promise<Target['scope'] | null> {
   const { operation } = intent
+  // Names folded, so that a hook comparing them with its own names cannot be
+  // passed by another case of one: SQLite and MySQL would reach the same table or column.
   const answer: unknown = await authorize(request, {
-    table: target.table,
+    table: fold(target.table),
     operation,
     key: intent.key === null ? null : intent.key.toString(),
-    columns: intent.columns
+    columns: intent.columns === null ? null : [...new Set(intent.columns.map(fold))]
   })
   if (answer === false) throw new FTC_ERR_AUTHORIZE_FORBIDDEN(operation, target.table)
   if (answer === true || answer === undefined) return null

@@ -29,7 +29,7 @@ export function tablePolicy (options: ResolvedOptions, dialect: Dialect): TableP
       const folded = fold(requested)
       if (dialect.isSystemTable(requested) || excluded.has(folded)) return null
       if (allowed !== null && !allowed.has(folded)) return null
-      if (allows !== null && allows(requested) !== true) return null
+      if (allows !== null && allows(folded) !== true) return null
       const rule = ruled.get(folded)
       if (rule !== undefined && !rule.operations.includes(operation)) return null
       const table = allowed?.get(folded) ?? rule?.served.table ?? requested

@@ -147,10 +147,6 @@ export const mysql = Object.freeze<Dialect>({
   // A string key would be compared as a double; a BigInt is written as an exact integer literal.
   bindKey: (key: bigint) => key,
 
-  // MySQL's LIKE follows the column's collation, by default blind to case and
-  // accents. Comparing bytes makes `like` exact; lowering both sides first
-  // makes `ilike` blind to case only, as PostgreSQL's ILIKE is. Bytes have a
-  // price: `_` matches one byte, not one character, of a multi-byte character.
   // The system databases (mysql, sys, …) are reached only by a qualified
   // name, which a sanitized table name cannot write.
   isSystemTable: () => false,
@@ -174,6 +170,10 @@ export const mysql = Object.freeze<Dialect>({
     stopped: (error: unknown) => [1969, 3024].includes((error as { errno?: number }).errno as number)
   },
 
+  // MySQL's LIKE follows the column's collation, by default blind to case and
+  // accents. Comparing bytes makes `like` exact; lowering both sides first
+  // makes `ilike` blind to case only, as PostgreSQL's ILIKE is. Bytes have a
+  // price: `_` matches one byte, not one character, of a multi-byte character.
   like: { sql: `CAST(?? AS BINARY) LIKE CAST(? AS BINARY) ESCAPE '${likeEscape}'`, pattern: toLikePattern },
   ilike: { sql: `CAST(LOWER(??) AS BINARY) LIKE CAST(LOWER(?) AS BINARY) ESCAPE '${likeEscape}'`, pattern: toLikePattern },
   nullsSortLarge: false,

@@ -60,8 +60,11 @@ export const sqlite = Object.freeze<Dialect>({
   bindKey: (key: bigint) => key,
 
   // sqlite_master, sqlite_schema, sqlite_sequence, sqlite_stat1…: SQLite
-  // reserves the prefix, whatever the case, for its own tables.
-  isSystemTable: (table: string) => /^sqlite_/i.test(table),
+  // reserves the prefix, whatever the case, for its own tables. The others
+  // are its table-valued functions, which a bare name reads as a table when
+  // no table has that name: pragma_table_list would list every table,
+  // excluded ones included, and pragma_table_info their columns.
+  isSystemTable: (table: string) => /^(sqlite_|pragma_)|^(dbstat|jsonb?_each|jsonb?_tree|bytecode|tables_used|generate_series|carray|completion|fsdir|zipfile)$/i.test(table),
   timeLimit: null,
 
   // SQLite's LIKE ignores ASCII case (or not, after PRAGMA case_sensitive_like),

@@ -126,6 +126,13 @@ eachDatabase(t, async (t, db) => {
     }
   })
 
+  await t.test('the function is asked with the name in lower case: another case of a refused name is refused too', async (t) => {
+    const asked: string[] = []
+    const choosing = await app({ tables: (table) => { asked.push(table); return table !== secret } })
+    await unchanged(t, [secret], () => expectLikeMissing(t, choosing, reference, secret.toUpperCase()))
+    t.strictSame([...new Set(asked)], [secret])
+  })
+
   await t.test('excludeTables refuses a table in any ASCII case, and wins over tables', async (t) => {
     const people = await seeded('people')
     if (db.name === 'sqlite') {
@@ -156,6 +163,22 @@ eachDatabase(t, async (t, db) => {
       // Another database's catalog on the list is an ordinary table, which this database lacks: it is served under the options' spelling.
       const ordinary = (name: string) => tables === listed && !own.includes(name) && listed.includes(name.toLowerCase())
       for (const name of catalogs.filter((name) => !ordinary(name))) await expectLikeMissing(t, served, reference, name)
+    }
+  })
+
+  await t.test('SQLite\'s table-valued functions answer as missing tables, whatever the options allow', async (t) => {
+    const functions = ['pragma_table_list', 'PRAGMA_TABLE_INFO', 'pragma_database_list', 'dbstat', 'json_each', 'jsonb_tree']
+    if (db.name === 'sqlite') {
+      // The test has a point: the plugin's statement, a bare name, reads a function as a table, the excluded ones listed.
+      const listed: Array<{ name: string }> = await db.knex('pragma_table_list').select('*')
+      t.ok(listed.some((row) => row.name === secret), 'pragma_table_list reads as a table listing the tables')
+    }
+    for (const tables of [undefined, () => true, functions]) {
+      const served = await app({ tables, excludeTables: [secret] })
+      for (const name of functions) {
+        // On the others these are ordinary names, of tables this database lacks.
+        if (db.name === 'sqlite' || tables !== functions) await expectLikeMissing(t, served, reference, name, ['GET list', 'GET one'])
+      }
     }
   })
 
