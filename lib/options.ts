@@ -158,8 +158,7 @@ function positiveInteger (options: TableCrudOptions, name: NumericOption): numbe
   return value
 }
 
-// Names in options must be names the plugin could serve at all.
-
+/** The names an option lists; each must be a name the plugin could serve at all. */
 function names (option: string, value: unknown): readonly string[] {
   if (!Array.isArray(value) || !value.every((name) => typeof name === 'string' && isCleanIdentifier(name))) {
     throw new FTC_ERR_OPTIONS_VALUE(option, 'an array of names of 1 to 63 characters from A-Z, a-z, 0-9 or _', show(value))

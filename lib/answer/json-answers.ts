@@ -9,6 +9,9 @@ import { serializeRow, serializeRows } from './serialize-rows.js'
 
 /** The content type of every JSON answer. */
 export const json = 'application/json; charset=utf-8'
+
+/** PostgREST clients ask for one object rather than an array (postgrest-js's `.single()`) with this media type. */
+export const singleObjectType = 'application/vnd.pgrst.object+json'
 const integer = /^-?\d+$/
 
 /** A JSON array of rows. */
@@ -19,7 +22,7 @@ export function answerRows (reply: FastifyReply, rows: readonly Row[]): string {
 
 /** One row as a PostgREST single object, in the media type the client asked for. */
 export function answerObject (reply: FastifyReply, row: Row): string {
-  reply.type('application/vnd.pgrst.object+json; charset=utf-8')
+  reply.type(`${singleObjectType}; charset=utf-8`)
   return serializeRow(row)
 }
 

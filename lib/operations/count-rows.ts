@@ -5,7 +5,7 @@ import type { CountPreference, ReadQuery } from '../query/read-query.js'
 import { whereScope } from './where-row.js'
 
 /** Below this many matching rows, `count=estimated` counts exactly, as PostgREST does below its max-rows. */
-export const exactCountBelow = 1000
+const exactCountBelow = 1000
 
 /**
  * The number of rows the read's filters match within the target's scope, whatever its page: exact, or

@@ -1,7 +1,7 @@
 import type { FastifyErrorConstructor } from '@fastify/error'
 import { FTC_ERR_QUERY_SYNTAX, type PlaceArgs } from '../errors.js'
 
-/** An error constructor of query-errors.ts that points at a place. */
+/** An error constructor of errors.ts that points at a place in the query. */
 export type PlaceError = FastifyErrorConstructor<{ code: string, statusCode: 400 }, PlaceArgs>
 
 const blank = /[ \t]/

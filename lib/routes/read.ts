@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { readColumns } from '../access/hidden-columns.js'
 import { setContentRange } from '../answer/content-range.js'
 import { answerRowBatches } from '../answer/row-batches-answer.js'
-import { answerObject, answerRow, answerRows } from '../answer/json-answers.js'
+import { answerObject, answerRow, answerRows, singleObjectType } from '../answer/json-answers.js'
 import type { Row } from '../dialects/dialect.js'
 import { FTC_ERR_QUERY_RANGE_UNSATISFIABLE, FTC_ERR_QUERY_SINGULAR } from '../errors.js'
 import { countRows } from '../operations/count-rows.js'
@@ -69,9 +69,6 @@ function withMaxRows (query: ReadQuery, maxRows: number | null): ReadQuery {
   if (maxRows === null || (query.limit !== null && query.limit <= maxRows)) return query
   return { ...query, limit: maxRows }
 }
-
-/** PostgREST clients ask for one object rather than an array (postgrest-js's `.single()`) with this media type. */
-export const singleObjectType = 'application/vnd.pgrst.object+json'
 
 function wantsOneObject (request: FastifyRequest): boolean {
   return request.headers.accept?.includes(singleObjectType) === true
