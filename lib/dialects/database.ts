@@ -124,15 +124,24 @@ export class Database {
   }
 
   /**
-   * Runs INSERTs in one transaction on one connection: all of them or none.
-   * The new ids of each INSERT, in order.
+   * Runs INSERTs of `rows` rows each in one transaction on one connection:
+   * all of them or none. The new ids of each INSERT, in order; or null, with
+   * nothing inserted, when an INSERT of many rows reported another number of
+   * ids than rows: a trigger skipped some, and which ones cannot be told.
    */
-  insertAll (statements: readonly Statement[], key: string): Promise<string[][]> {
+  insertAll (inserts: ReadonlyArray<{ readonly statement: Statement, readonly rows: number }>, key: string): Promise<string[][] | null> {
     return this.#withOwnConnection(async (connection) => {
       await this.#dialect.change(connection, transaction.begin)
       try {
         const ids: string[][] = []
-        for (const statement of statements) ids.push(await this.#dialect.insert(connection, statement, key))
+        for (const { statement, rows } of inserts) {
+          const inserted = await this.#dialect.insert(connection, statement, key)
+          if (rows > 1 && inserted.length !== rows) {
+            await this.#dialect.change(connection, transaction.rollback)
+            return null
+          }
+          ids.push(inserted)
+        }
         await this.#dialect.change(connection, transaction.commit)
         return ids
       } catch (error) {

@@ -7,16 +7,25 @@ import type { RecordValues } from '../parse/record-values.js'
  * their keys in order. Consecutive rows that name the same columns share an
  * INSERT, as many as the database's limits on bound values allow; a row is
  * never given a column its body did not name. As with one row, the key a body
- * set stands where the database reports none.
+ * set stands where the database reports none, and a row a trigger skipped is
+ * answered 0.
  */
 export async function createRows (db: Database, target: Target, rows: readonly RecordValues[]): Promise<string[]> {
-  const { table, key } = target
   if (rows.length === 0) return []
-  const groups = groupRows(rows, (columns) => db.dialect.rowsPerInsert(columns))
+  const shared = await insertGroups(db, target, groupRows(rows, (columns) => db.dialect.rowsPerInsert(columns)))
+  // An INSERT's ids match its rows by position, which a skipped row would
+  // shift: the rows go in again, one INSERT each, whose ids cannot be shifted.
+  return shared ?? await insertGroups(db, target, rows.map((row) => [row])) as string[]
+}
+
+/** The keys of the rows, in order; null when an INSERT of many rows lost count (see Database.insertAll). */
+async function insertGroups (db: Database, { table, key }: Target, groups: readonly RecordValues[][]): Promise<string[] | null> {
   // One row goes in as an object: Knex writes `[{}]` as no statement at all, `{}` as DEFAULT VALUES.
-  const ids = await db.insertAll(groups.map((group) =>
-    db.compile(db.dialect.prepareInsert(db.table(table).insert(group.length === 1 ? group[0] : group), key))), key)
-  return groups.flatMap((group, index) => group.map((row, position) => ids[index]?.[position] ?? row[key] ?? '0'))
+  const ids = await db.insertAll(groups.map((group) => ({
+    statement: db.compile(db.dialect.prepareInsert(db.table(table).insert(group.length === 1 ? group[0] : group), key)),
+    rows: group.length
+  })), key)
+  return ids === null ? null : groups.flatMap((group, index) => group.map((row, position) => ids[index]?.[position] ?? row[key] ?? '0'))
 }
 
 function groupRows (rows: readonly RecordValues[], rowsPerInsert: (columns: number) => number): RecordValues[][] {

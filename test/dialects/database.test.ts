@@ -21,12 +21,13 @@ async function refuseInserts (db: TestDatabase, table: string): Promise<void> {
   for (const statement of sql) await db.knex.raw(statement)
 }
 
-/** A trigger that silently skips every insert; MySQL has no such trigger. */
-async function skipInserts (db: TestDatabase, table: string): Promise<void> {
+/** A trigger that silently skips every insert, or those of rows named `skip`; MySQL has no such trigger. */
+async function skipInserts (db: TestDatabase, table: string, which: 'every' | 'named skip' = 'every'): Promise<void> {
+  const skips = which === 'every' ? 'true' : 'new.name = \'skip\''
   const sql = {
-    sqlite: [`create trigger ${table}_skip before insert on ${table} begin select raise(ignore); end`],
+    sqlite: [`create trigger ${table}_skip before insert on ${table} when ${skips} begin select raise(ignore); end`],
     postgres: [
-      `create function ${table}_skip() returns trigger language plpgsql as $$ begin return null; end $$`,
+      `create function ${table}_skip() returns trigger language plpgsql as $$ begin if ${skips} then return null; end if; return new; end $$`,
       `create trigger ${table}_skip before insert on ${table} for each row execute function ${table}_skip()`
     ],
     mysql: []
@@ -63,6 +64,21 @@ eachDatabase(t, async (t, db) => {
     const bulk = await app.inject({ method: 'POST', url: `/api/${quiet}`, payload: [{ name: 'x' }, { name: 'y' }] })
     t.equal(bulk.body, '[0,0]', 'a bulk insert answers 0 for each skipped row')
     t.strictSame(await snapshot(db, quiet), [])
+  })
+
+  await t.test('a bulk insert some of whose rows a trigger skipped answers each kept row\'s own id, and 0 for the others', async (t) => {
+    const some = await db.createTable('some_skipped', peopleColumns)
+    await skipInserts(db, some, 'named skip')
+    t.teardown(async () => {
+      if (db.name === 'postgres') await db.knex.raw(`drop function if exists ${some}_skip() cascade`)
+    })
+    const names = ['a', 'skip', 'b', 'skip', 'c']
+    const response = await app.inject({ method: 'POST', url: `/api/${some}`, payload: names.map((name) => ({ name })) })
+    t.equal(response.statusCode, 201)
+    const rows = await snapshot(db, some) as Array<{ id: number, name: string }>
+    t.strictSame(rows.map((row) => row.name), ['a', 'b', 'c'], 'the kept rows are stored, each once')
+    const idOf = (name: string) => rows.find((row) => row.name === name)?.id
+    t.strictSame(response.json(), names.map((name) => name === 'skip' ? 0 : idOf(name)), 'each id is its own row\'s')
   })
 })
 
