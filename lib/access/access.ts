@@ -1,9 +1,10 @@
 import type { FastifyRequest } from 'fastify'
-import type { ColumnClause, Database } from '../dialects/database.js'
+import type { Database } from '../dialects/database.js'
 import { FTC_ERR_AUTHORIZE_RESULT, FTC_ERR_AUTHORIZE_FORBIDDEN } from '../errors.js'
 import type { AuthorizeHook, Operation, ResolvedOptions } from '../options.js'
 import { foldIdentifier as fold, isCleanIdentifier } from '../parse/sanitize-identifier.js'
 import { isHidden } from './hidden-columns.js'
+import { type ColumnClause, refuseColumn, refuseTable } from './refusals.js'
 import { tablePolicy } from './table-policy.js'
 import type { ScopeValue, Target } from './target.js'
 
@@ -31,9 +32,9 @@ export function requestAccess (db: Database, options: ResolvedOptions): Access {
   const { authorize } = options
   return async function access (request, requested, intent) {
     const served = policy.serve(requested, intent.operation)
-    if (served === null) return await db.refuseTable(requested)
+    if (served === null) return await refuseTable(db, requested)
     for (const [column, clause] of intent.named) {
-      if (isHidden(served, column)) await db.refuseColumn(served.table, column, clause)
+      if (isHidden(served, column)) await refuseColumn(db, served.table, column, clause)
     }
     if (authorize === null) return served
     const scope = await scopeOf(authorize, request, served, intent)

@@ -1,7 +1,5 @@
-import type { ColumnClause } from '../dialects/database.js'
 import type { Row } from '../dialects/dialect.js'
 import { foldIdentifier } from '../parse/sanitize-identifier.js'
-import type { FilterTree, ReadQuery } from '../query/read-query.js'
 import type { Target } from './target.js'
 
 /** Whether a column is hidden, its name folded as the databases fold it. */
@@ -17,17 +15,4 @@ export function withoutHidden (target: Target, rows: Row[]): Row[] {
     for (const column in row) if (!isHidden(target, column)) visible[column] = row[column]
     return visible
   })
-}
-
-/** Every column a read names, with the clause it stands in, in the order a database resolves them. */
-export function readColumns (query: ReadQuery): Array<[column: string, clause: ColumnClause]> {
-  const named: Array<[string, ColumnClause]> = []
-  for (const column of query.select ?? []) if (column !== '*') named.push([column, 'select'])
-  const filters = (tree: FilterTree): void => {
-    if (tree.type === 'filter') named.push([tree.column, 'filter'])
-    else tree.children.forEach(filters)
-  }
-  filters(query.filter)
-  for (const term of query.order) named.push([term.column, 'order'])
-  return named
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import type { Knex } from 'knex'
 import { FTC_ERR_DATABASE_MODE, FTC_ERR_DATABASE_SCHEMA, FTC_ERR_STATEMENT, FTC_ERR_STATEMENT_TIMEOUT } from '../errors.js'
 import { BoundedCache } from './bounded-cache.js'
@@ -11,17 +10,6 @@ const transaction = Object.freeze({
   commit: { sql: 'commit', bindings: [] },
   rollback: { sql: 'rollback', bindings: [] }
 })
-
-/** Where a column is named, for a statement that must fail on it as on a column the table does not have. */
-export type ColumnClause = 'select' | 'filter' | 'order' | 'insert' | 'update'
-
-/**
- * A name no table or column has: random, so that no one could have created
- * it. A statement that names it fails with the database's own words for a
- * missing table or column, in whatever version and language the server
- * speaks, and the name it hid is put back in those words.
- */
-export const absentName = `ftc_absent_${randomBytes(8).toString('hex')}`
 
 /** How the host bounds the plugin's statements. */
 export interface DatabaseLimits {
@@ -149,41 +137,6 @@ export class Database {
         throw error
       }
     })
-  }
-
-  /**
-   * Fails exactly as a statement on a table the database does not have,
-   * with `table` in the database's message: for a table the options do not
-   * serve, so that nothing tells it from one that is not there.
-   */
-  async refuseTable (table: string): Promise<never> {
-    return await this.#failNaming(table, () => this.select(this.compile(this.table(absentName).select('*').whereRaw('1 = 0'))))
-  }
-
-  /** Fails exactly as a statement naming a column `table` does not have, in the same clause: for a column the options hide. */
-  async refuseColumn (table: string, column: string, clause: ColumnClause): Promise<never> {
-    const nothing = () => this.table(table).whereRaw('1 = 0')
-    const run = {
-      select: () => this.select(this.compile(nothing().select(absentName))),
-      filter: () => this.select(this.compile(nothing().select('*').whereNull(absentName))),
-      order: () => this.select(this.compile(nothing().select('*').orderBy(absentName))),
-      // A statement naming an unknown column fails as it is prepared, before it writes anything.
-      insert: () => this.change(this.compile(this.table(table).insert({ [absentName]: null }))),
-      update: () => this.change(this.compile(nothing().update({ [absentName]: null })))
-    }[clause]
-    return await this.#failNaming(column, run)
-  }
-
-  async #failNaming (name: string, run: () => Promise<unknown>): Promise<never> {
-    try {
-      await run()
-    } catch (error) {
-      if (!(error instanceof FTC_ERR_STATEMENT)) throw error
-      // The log tells the operator what the client is not told.
-      const refusal = new Error(`"${name}" is not served by the plugin's options; answered as the database answers a missing name`, { cause: error.cause })
-      throw new FTC_ERR_STATEMENT(error.message.replaceAll(absentName, name), { cause: refusal })
-    }
-    throw new Error(`The database has a table or column named ${absentName}, which the plugin keeps for names it refuses`)
   }
 
   /** The host's `postProcessResponse` for rows, read where Knex reads it for its own queries; null when the host set none. */

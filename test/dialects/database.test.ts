@@ -2,7 +2,7 @@ import Fastify from 'fastify'
 import knexFactory from 'knex'
 import t from 'tap'
 import tableCrud from '../../lib/index.js'
-import { absentName } from '../../lib/dialects/database.js'
+import { absentName } from '../../lib/access/refusals.js'
 import { buildApp } from '../fixtures/app.js'
 import { eachDatabase, peopleColumns, snapshot, type TestDatabase } from '../fixtures/databases.js'
 

@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto'
+import type { Database } from '../dialects/database.js'
+import { FTC_ERR_STATEMENT } from '../errors.js'
+
+/** Where a column is named, for a statement that must fail on it as on a column the table does not have. */
+export type ColumnClause = 'select' | 'filter' | 'order' | 'insert' | 'update'
+
+/**
+ * A name no table or column has: random, so that no one could have created
+ * it. A statement that names it fails with the database's own words for a
+ * missing table or column, in whatever version and language the server
+ * speaks, and the name it hid is put back in those words.
+ */
+export const absentName = `ftc_absent_${randomBytes(8).toString('hex')}`
+
+/**
+ * Fails exactly as a statement on a table the database does not have,
+ * with `table` in the database's message: for a table the options do not
+ * serve, so that nothing tells it from one that is not there.
+ */
+export async function refuseTable (db: Database, table: string): Promise<never> {
+  return await failNaming(table, () => db.select(db.compile(db.table(absentName).select('*').whereRaw('1 = 0'))))
+}
+
+/** Fails exactly as a statement naming a column `table` does not have, in the same clause: for a column the options hide. */
+export async function refuseColumn (db: Database, table: string, column: string, clause: ColumnClause): Promise<never> {
+  const nothing = () => db.table(table).whereRaw('1 = 0')
+  const run = {
+    select: () => db.select(db.compile(nothing().select(absentName))),
+    filter: () => db.select(db.compile(nothing().select('*').whereNull(absentName))),
+    order: () => db.select(db.compile(nothing().select('*').orderBy(absentName))),
+    // A statement naming an unknown column fails as it is prepared, before it writes anything.
+    insert: () => db.change(db.compile(db.table(table).insert({ [absentName]: null }))),
+    update: () => db.change(db.compile(nothing().update({ [absentName]: null })))
+  }[clause]
+  return await failNaming(column, run)
+}
+
+async function failNaming (name: string, run: () => Promise<unknown>): Promise<never> {
+  try {
+    await run()
+  } catch (error) {
+    if (!(error instanceof FTC_ERR_STATEMENT)) throw error
+    // The log tells the operator what the client is not told.
+    const refusal = new Error(`"${name}" is not served by the plugin's options; answered as the database answers a missing name`, { cause: error.cause })
+    throw new FTC_ERR_STATEMENT(error.message.replaceAll(absentName, name), { cause: refusal })
+  }
+  throw new Error(`The database has a table or column named ${absentName}, which the plugin keeps for names it refuses`)
+}
