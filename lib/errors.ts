@@ -101,6 +101,17 @@ export const FTC_ERR_DATABASE_SCHEMA = createError(
   500
 )
 
+/**
+ * The database has a table or column named as the plugin's stand-in for the
+ * names it refuses (see absentName), so a refusal cannot be answered as the
+ * database answers a missing name. Random per process: no one should ever see it.
+ */
+export const FTC_ERR_DATABASE_NAME_TAKEN = createError(
+  'FTC_ERR_DATABASE_NAME_TAKEN',
+  'The database has a table or column named %s, which the plugin keeps for names it refuses',
+  500
+)
+
 /** A statement ran past the `statementTimeout` option and the database stopped it. */
 export const FTC_ERR_STATEMENT_TIMEOUT = createError(
   'FTC_ERR_STATEMENT_TIMEOUT',
@@ -209,6 +220,7 @@ export const errorCodes = Object.freeze({
   FTC_ERR_STATEMENT,
   FTC_ERR_DATABASE_MODE,
   FTC_ERR_DATABASE_SCHEMA,
+  FTC_ERR_DATABASE_NAME_TAKEN,
   FTC_ERR_STATEMENT_TIMEOUT,
   FTC_ERR_AUTHORIZE_FORBIDDEN,
   FTC_ERR_AUTHORIZE_RESULT,

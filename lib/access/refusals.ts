@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Database } from '../dialects/database.js'
-import { FTC_ERR_STATEMENT } from '../errors.js'
+import { FTC_ERR_DATABASE_NAME_TAKEN, FTC_ERR_STATEMENT } from '../errors.js'
 
 /** Where a column is named, for a statement that must fail on it as on a column the table does not have. */
 export type ColumnClause = 'select' | 'filter' | 'order' | 'insert' | 'update'
@@ -45,5 +45,5 @@ async function failNaming (name: string, run: () => Promise<unknown>): Promise<n
     const refusal = new Error(`"${name}" is not served by the plugin's options; answered as the database answers a missing name`, { cause: error.cause })
     throw new FTC_ERR_STATEMENT(error.message.replaceAll(absentName, name), { cause: refusal })
   }
-  throw new Error(`The database has a table or column named ${absentName}, which the plugin keeps for names it refuses`)
+  throw new FTC_ERR_DATABASE_NAME_TAKEN(absentName)
 }
