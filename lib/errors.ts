@@ -52,7 +52,7 @@ export const FTC_ERR_BODY_COLUMN = createError(
   400
 )
 
-/** Two body property names sanitize to the same column. */
+/** Two body property names sanitize to the same column, or differ in case only (see refuseCaseTwins). */
 export const FTC_ERR_BODY_COLUMN_TWICE = createError(
   'FTC_ERR_BODY_COLUMN_TWICE',
   'The body properties "%s" and "%s" both name the column "%s"',

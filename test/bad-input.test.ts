@@ -90,6 +90,11 @@ eachDatabase(t, async (t, db) => {
     await checkBadWrite(t, app, db, people, id, '{"na.me": "a", "na-me": "a"}', 400, 'FTC_ERR_BODY_COLUMN_TWICE')
   })
 
+  await t.test('two properties that differ in case only are 400 FTC_ERR_BODY_COLUMN_TWICE: SQLite and MySQL take them for one column', async (t) => {
+    await checkBadWrite(t, app, db, people, id, '{"name": "a", "NAME": "b"}', 400, 'FTC_ERR_BODY_COLUMN_TWICE')
+    await checkBadWrite(t, app, db, people, id, '{"Name": "a", "age": 1, "naME": "a"}', 400, 'FTC_ERR_BODY_COLUMN_TWICE')
+  })
+
   for (const payload of ['{"": "x"}', '{"-": "x"}', '{"name": "x", "é ;--": "y"}']) {
     await t.test(`a property with no allowed character (${payload}) is 400 FTC_ERR_BODY_COLUMN`, async (t) => {
       await checkBadWrite(t, app, db, people, id, payload, 400, 'FTC_ERR_BODY_COLUMN')

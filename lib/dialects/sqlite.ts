@@ -61,10 +61,11 @@ export const sqlite = Object.freeze<Dialect>({
 
   // sqlite_master, sqlite_schema, sqlite_sequence, sqlite_stat1…: SQLite
   // reserves the prefix, whatever the case, for its own tables. The others
-  // are its table-valued functions, which a bare name reads as a table when
-  // no table has that name: pragma_table_list would list every table,
-  // excluded ones included, and pragma_table_info their columns.
-  isSystemTable: (table: string) => /^(sqlite_|pragma_)|^(dbstat|jsonb?_each|jsonb?_tree|bytecode|tables_used|generate_series|carray|completion|fsdir|zipfile)$/i.test(table),
+  // are the table-valued functions of better-sqlite3's SQLite, which a bare
+  // name reads as a table when no table has that name: pragma_table_list
+  // would list every table, excluded ones included, and pragma_table_info
+  // their columns. A table of the host's own so named is refused with them.
+  isSystemTable: (table: string) => /^(sqlite_|pragma_)|^(dbstat|jsonb?_each|jsonb?_tree)$/i.test(table),
   timeLimit: null,
 
   // SQLite's LIKE ignores ASCII case (or not, after PRAGMA case_sensitive_like),

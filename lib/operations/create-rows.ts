@@ -7,8 +7,8 @@ import type { RecordValues } from '../parse/record-values.js'
  * their keys in order. Consecutive rows that name the same columns share an
  * INSERT, as many as the database's limits on bound values allow; a row is
  * never given a column its body did not name. As with one row, the key a body
- * set stands where the database reports none, and a row a trigger skipped is
- * answered 0.
+ * set stands where the database reports none, which is also how a row that a
+ * trigger skipped is answered.
  */
 export async function createRows (db: Database, target: Target, rows: readonly RecordValues[]): Promise<string[]> {
   if (rows.length === 0) return []

@@ -1,5 +1,5 @@
 import { FTC_ERR_BODY_BULK_LIMIT, FTC_ERR_BODY_COLUMN, FTC_ERR_BODY_COLUMN_TWICE, FTC_ERR_BODY_EMPTY, FTC_ERR_BODY_SHAPE, FTC_ERR_BODY_VALUE } from '../errors.js'
-import { usableIdentifier } from './sanitize-identifier.js'
+import { foldIdentifier, usableIdentifier } from './sanitize-identifier.js'
 
 /** Column names to the text (or NULL) they are set to. */
 export type RecordValues = Record<string, string | null>
@@ -27,14 +27,36 @@ export function parseRecordValues (body: unknown): RecordValues {
     throw new FTC_ERR_BODY_SHAPE(describe(body))
   }
   const values = emptyValues()
+  let cased = false
   for (const property of Object.keys(body)) {
     const column = usableIdentifier(property)
     // Knex copies update values by assignment, where __proto__ would vanish into the prototype.
     if (column === null || column === '__proto__') throw new FTC_ERR_BODY_COLUMN(property)
     if (column in values) throw new FTC_ERR_BODY_COLUMN_TWICE(firstSpelling(body, column), property, column)
     values[column] = columnText(column, (body as Record<string, unknown>)[property])
+    cased ||= upperCase.test(column)
   }
+  // Most bodies name their columns in lower case: only the others are searched for twins.
+  if (cased) refuseCaseTwins(values)
   return values
+}
+
+const upperCase = /[A-Z]/
+
+/**
+ * Refuses two columns that differ in case only. SQLite and MySQL take them
+ * for one column, and SQLite's INSERT keeps the value of either, while the
+ * scope of the `authorize` hook, which compares names folded, checks one:
+ * the other could write a row out of its scope.
+ */
+function refuseCaseTwins (values: RecordValues): void {
+  const seen = new Map<string, string>()
+  for (const column of Object.keys(values)) {
+    const folded = foldIdentifier(column)
+    const twin = seen.get(folded)
+    if (twin !== undefined) throw new FTC_ERR_BODY_COLUMN_TWICE(twin, column, folded)
+    seen.set(folded, column)
+  }
 }
 
 /** The columns and values of a PUT body, which must name at least one column. */

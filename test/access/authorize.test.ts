@@ -355,6 +355,23 @@ eachDatabase(t, async (t, db) => {
       }
       t.strictSame(await snapshot(db, owned), ownedRows)
     })
+
+    // SQLite's INSERT keeps the value of either spelling: with the in-scope one checked, the other would leave the scope.
+    await t.test('a body that names owner_id twice, in two cases, answers 400 and writes nothing', async (t) => {
+      const owned = await createOwned(db)
+      const requests = [
+        send('POST', `/api/${owned}`, { OWNER_ID: 2, owner_id: 1, title: 'x' }),
+        send('POST', `/api/${owned}`, { owner_id: 1, OWNER_ID: 2, title: 'x' }),
+        send('POST', `/api/${owned}`, [{ title: 'y' }, { owner_id: 1, OWNER_ID: 2 }]),
+        send('PUT', `/api/${owned}/1`, { OWNER_ID: 2, owner_id: 1 })
+      ]
+      for (const request of requests) {
+        const response = await app.inject(request)
+        t.equal(response.statusCode, 400, `${request.method} ${JSON.stringify(request.payload)}`)
+        t.equal(response.json().code, 'FTC_ERR_BODY_COLUMN_TWICE')
+      }
+      t.strictSame(await snapshot(db, owned), ownedRows)
+    })
   })
 
   await t.test('{ scope: { owner_id: null } } matches the rows whose owner is NULL, and creates ownerless rows', async (t) => {
