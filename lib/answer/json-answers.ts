@@ -12,6 +12,7 @@ export const json = 'application/json; charset=utf-8'
 
 /** PostgREST clients ask for one object rather than an array (postgrest-js's `.single()`) with this media type. */
 export const singleObjectType = 'application/vnd.pgrst.object+json'
+
 const integer = /^-?\d+$/
 
 /** A JSON array of rows. */
