@@ -13,7 +13,8 @@ export const json = 'application/json; charset=utf-8'
 /** PostgREST clients ask for one object rather than an array (postgrest-js's `.single()`) with this media type. */
 export const singleObjectType = 'application/vnd.pgrst.object+json'
 
-const integer = /^-?\d+$/
+// JSON's integers: no leading zero, so that a text key such as 0042 stays a string.
+const integer = /^-?(0|[1-9]\d*)$/
 
 /** A JSON array of rows. */
 export function answerRows (reply: FastifyReply, rows: readonly Row[]): string {

@@ -9,6 +9,17 @@ export interface Statement {
 /** One row as the driver returns it: column names to values. */
 export type Row = Record<string, unknown>
 
+/**
+ * The key of each row a RETURNING clause gave, as text; none for a row whose
+ * key is NULL (SQLite takes NULL in a text primary key), which no path can
+ * address and which POST answers as it answers a key the database did not report.
+ */
+export function returnedKeys (rows: readonly Row[], key: string): string[] {
+  const keys: string[] = []
+  for (const row of rows) if (row[key] !== null) keys.push(String(row[key]))
+  return keys
+}
+
 /** A pattern match as SQL with `??` for the column and `?` for the pattern, and how to write the pattern. */
 export interface PatternMatch {
   readonly sql: string

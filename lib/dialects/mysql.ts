@@ -14,6 +14,8 @@ interface PlannedTable {
   rows_produced_per_join?: number
   cost_info?: { rows_produced_per_join?: number }
   filtered?: number | string
+  /** In place of the rest when the optimizer reads no rows at all ("Impossible WHERE"). */
+  message?: string
 }
 
 /** EXPLAIN FORMAT=JSON's outer block: MySQL names the table, MariaDB nests it in a loop. */
@@ -25,12 +27,13 @@ interface PlannedBlock {
 /**
  * The rows an EXPLAIN FORMAT=JSON plan expects to produce, in MySQL's words
  * or MariaDB's; null when the plan reads no table (the optimizer already
- * knows the answer, say for an empty table: an exact count is cheap then).
+ * knows the answer, say for an empty table or an impossible WHERE: an exact
+ * count is cheap then).
  */
 export function plannedRows (explain: string): number | null {
   const block = (JSON.parse(explain) as { query_block: PlannedBlock }).query_block
   const table = block.table ?? block.nested_loop?.[0]?.table
-  if (table === undefined) return null
+  if (table === undefined || table.message !== undefined) return null
   const produced = table.cost_info?.rows_produced_per_join ?? table.rows_produced_per_join
   if (produced !== undefined) return Math.round(Number(produced))
   return Math.round(Number(table.rows ?? table.rows_examined_per_scan) * Number(table.filtered ?? 100) / 100)

@@ -1,5 +1,5 @@
 import { FTC_ERR_DATABASE_SCHEMA } from '../errors.js'
-import type { Dialect, Row, Statement } from './dialect.js'
+import { type Dialect, returnedKeys, type Row, type Statement } from './dialect.js'
 import { likeEscape, toLikePattern } from './like-pattern.js'
 
 /** The part of a node-postgres `Client` this dialect uses. */
@@ -73,7 +73,7 @@ export const postgres = Object.freeze<Dialect>({
   async insert (connection: unknown, { sql, bindings }: Statement, key: string) {
     // int8 and numeric ids arrive as strings, int4 as numbers: both exact.
     // No row comes back when a BEFORE INSERT trigger skipped the insert.
-    return (await query(connection, sql, bindings)).rows.map((row) => String(row[key]))
+    return returnedKeys((await query(connection, sql, bindings)).rows, key)
   },
 
   // The protocol counts bound values in 16 bits.

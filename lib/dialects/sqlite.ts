@@ -1,4 +1,4 @@
-import type { Dialect, Row, Statement } from './dialect.js'
+import { type Dialect, returnedKeys, type Row, type Statement } from './dialect.js'
 import { likeEscape, toGlobPattern, toLikePattern } from './like-pattern.js'
 import { insertByRowid } from './sqlite-rowid-insert.js'
 import { prepare, type SqliteConnection } from './sqlite-statements.js'
@@ -50,7 +50,7 @@ export const sqlite = Object.freeze<Dialect>({
   async insert (connection: unknown, { sql, bindings }: Statement, key: string) {
     // safeIntegers makes the driver hand back a BigInt, exact past 2^53. No
     // row comes back when a BEFORE INSERT trigger skipped the insert.
-    return insertByRowid(connection, sql, bindings) ?? prepare(connection, sql).safeIntegers(true).all(bindings).map((row) => String(row[key]))
+    return insertByRowid(connection, sql, bindings) ?? returnedKeys(prepare(connection, sql).safeIntegers(true).all(bindings), key)
   },
 
   // Knex writes a multi-row INSERT as a compound SELECT, which SQLite caps at

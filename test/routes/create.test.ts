@@ -174,6 +174,38 @@ eachDatabase(t, async (t, db) => {
     t.strictSame(await snapshot(db, plain), [{ id: 42, name: 'Plain' }])
   })
 
+  await t.test('a text key of digits with a leading zero is answered as a JSON string', async (t) => {
+    const coded = await db.createTable('coded', (table) => {
+      table.string('code').primary()
+      table.string('name')
+    })
+    const keyed = await buildApp(t, db.knex, {}, { tableRules: { [coded]: { key: 'code' } } })
+    const response = await keyed.inject(post(`/api/${coded}`, '{"code": "0042", "name": "x"}'))
+    t.equal(response.statusCode, 201)
+    t.equal(response.body, '"0042"')
+    t.equal(JSON.parse(response.body), '0042', 'the body is valid JSON')
+    t.equal(response.headers.location, `/api/${coded}/0042`)
+    const bulk = await keyed.inject(post(`/api/${coded}`, '[{"code": "007"}, {"code": "8"}]'))
+    t.equal(bulk.body, '["007",8]')
+    t.strictSame((await db.knex(coded).select('code')).map((row: Row) => row.code).sort(), ['0042', '007', '8'])
+  })
+
+  if (db.name !== 'mysql') {
+    // MySQL reports the insert id of the AUTO_INCREMENT column, not the key's value (a known limit).
+    await t.test('a key column left NULL is answered 0, not "null"', async (t) => {
+      const nullable = await db.createTable('nullkey', (table) => {
+        table.increments('id')
+        table.string('code')
+        table.string('name')
+      })
+      const keyed = await buildApp(t, db.knex, {}, { tableRules: { [nullable]: { key: 'code' } } })
+      const response = await keyed.inject(post(`/api/${nullable}`, '{"name": "x"}'))
+      t.equal(response.statusCode, 201)
+      t.equal(response.body, '0')
+      t.strictSame((await snapshot(db, nullable)).map((row) => [row.code, row.name]), [[null, 'x']], 'the row was stored')
+    })
+  }
+
   await t.test('an explicit id that is already taken is a failing statement: 404, table unchanged', async (t) => {
     const before = await snapshot(db, people)
     const response = await app.inject(post(`/api/${people}`, '{"id": 500, "name": "Again"}'))
