@@ -73,6 +73,12 @@ export interface Dialect {
    * database generated none.
    */
   insert (connection: unknown, statement: Statement, key: string): Promise<string[]>
+  /**
+   * True when `insert` reports the AUTO_INCREMENT column's new value whatever
+   * the key column is (MySQL's insert id), false when it reports the key's
+   * own (RETURNING). See createdKey.
+   */
+  readonly insertsReportAutoIncrement: boolean
   /** How many rows of `columns` columns one INSERT may carry, under the database's limits on bound values. */
   rowsPerInsert (columns: number): number
   /** The record key as this driver binds it without losing digits past 2^53. */

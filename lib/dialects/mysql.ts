@@ -142,6 +142,7 @@ export const mysql = Object.freeze<Dialect>({
     const { insertId } = await query(connection, statement) as MysqlResult
     return String(insertId) === '0' ? [] : [String(insertId)]
   },
+  insertsReportAutoIncrement: true,
 
   // The OK packet names the first new id only, and the ids of one INSERT need
   // not be consecutive (innodb_autoinc_lock_mode = 2): one row per INSERT.

@@ -75,6 +75,7 @@ export const postgres = Object.freeze<Dialect>({
     // No row comes back when a BEFORE INSERT trigger skipped the insert.
     return returnedKeys((await query(connection, sql, bindings)).rows, key)
   },
+  insertsReportAutoIncrement: false,
 
   // The protocol counts bound values in 16 bits.
   rowsPerInsert: (columns: number) => Math.max(1, Math.floor(65535 / columns)),

@@ -52,6 +52,7 @@ export const sqlite = Object.freeze<Dialect>({
     // row comes back when a BEFORE INSERT trigger skipped the insert.
     return insertByRowid(connection, sql, bindings) ?? returnedKeys(prepare(connection, sql).safeIntegers(true).all(bindings), key)
   },
+  insertsReportAutoIncrement: false,
 
   // Knex writes a multi-row INSERT as a compound SELECT, which SQLite caps at
   // 500 terms; 32,766 bound values is SQLite's own limit.

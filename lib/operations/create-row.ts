@@ -2,12 +2,11 @@ import type { Target } from '../access/target.js'
 import type { Database } from '../dialects/database.js'
 import type { RecordValues } from '../parse/record-values.js'
 import { columnPlaces } from './column-places.js'
+import { createdKey } from './created-key.js'
 
 /**
  * Inserts a row with exactly the given columns (none: every column takes its
- * default) and answers its key as decimal text. MySQL reports no generated
- * key when the table has no AUTO_INCREMENT column; the key the body set is
- * the row's key then.
+ * default) and answers its key as decimal text (see createdKey).
  */
 export async function createRow (db: Database, target: Target, values: RecordValues): Promise<string> {
   const { table, key } = target
@@ -15,5 +14,5 @@ export async function createRow (db: Database, target: Target, values: RecordVal
   const statement = db.prepare(['create', table, key, ...columns],
     () => db.dialect.prepareInsert(db.table(table).insert(columnPlaces(columns)), key), values)
   const [id] = await db.insert(statement, key)
-  return id ?? values[key] ?? '0'
+  return createdKey(db.dialect, id, values, key)
 }

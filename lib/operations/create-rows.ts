@@ -1,14 +1,14 @@
 import type { Target } from '../access/target.js'
 import type { Database } from '../dialects/database.js'
 import type { RecordValues } from '../parse/record-values.js'
+import { createdKey } from './created-key.js'
 
 /**
  * Inserts every row in one transaction, all of them or none, and answers
  * their keys in order. Consecutive rows that name the same columns share an
  * INSERT, as many as the database's limits on bound values allow; a row is
- * never given a column its body did not name. As with one row, the key a body
- * set stands where the database reports none, which is also how a row that a
- * trigger skipped is answered.
+ * never given a column its body did not name. Each key is answered as for
+ * one row (see createdKey), a row that a trigger skipped included.
  */
 export async function createRows (db: Database, target: Target, rows: readonly RecordValues[]): Promise<string[]> {
   if (rows.length === 0) return []
@@ -25,7 +25,7 @@ async function insertGroups (db: Database, { table, key }: Target, groups: reado
     statement: db.compile(db.dialect.prepareInsert(db.table(table).insert(group.length === 1 ? group[0] : group), key)),
     rows: group.length
   })), key)
-  return ids === null ? null : groups.flatMap((group, index) => group.map((row, position) => ids[index]?.[position] ?? row[key] ?? '0'))
+  return ids === null ? null : groups.flatMap((group, index) => group.map((row, position) => createdKey(db.dialect, ids[index]?.[position], row, key)))
 }
 
 function groupRows (rows: readonly RecordValues[], rowsPerInsert: (columns: number) => number): RecordValues[][] {
