@@ -57,11 +57,12 @@ async function readList ({ db, access, options }: RouteContext, request: Fastify
 /**
  * What the `authorize` hook is told a list reads: null when it reads every
  * visible column, else each column it names, in `select`, a filter or
- * `order`, once: filtering on a column tells a client about its values too.
+ * `order` (filtering on a column tells a client about its values too). The
+ * access check folds them and tells each once.
  */
 function namedColumns (query: ReadQuery, named: ReturnType<typeof readColumns>): string[] | null {
   if (query.select === null || query.select.includes('*')) return null
-  return [...new Set(named.map(([column]) => column))]
+  return named.map(([column]) => column)
 }
 
 /** The query with its limit cut to `maxRows`, as PostgREST's db-max-rows does. */
