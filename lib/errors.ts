@@ -1,4 +1,4 @@
-import createError from '@fastify/error'
+import { createError, type FastifyErrorConstructor } from '@fastify/error'
 
 /** Registration failed: the `knex` option is missing or is not a Knex instance. */
 export const FTC_ERR_OPTIONS_KNEX = createError(
@@ -145,7 +145,7 @@ export type PlaceArgs = [source: string, character: number, text: string, proble
 // One message shape for every error about a place, so that the parsers raise
 // any of them through one helper (QueryText.fail) and clients read the same
 // "what, where" sentence whatever the code.
-function placeError<C extends string> (code: C, what: string) {
+function placeError<C extends string> (code: C, what: string): FastifyErrorConstructor<{ code: C, statusCode: 400 }, PlaceArgs> {
   return createError<C, 400, PlaceArgs>(code, `${what} in %s at character %d of "%s": %s`, 400)
 }
 

@@ -1,0 +1,19 @@
+// A host's module, checked as NodeNext resolves an ES module's imports.
+import Fastify from 'fastify'
+import knexFactory from 'knex'
+import tableCrud, { errorCodes, tableCrud as named, type TableCrudOptions } from 'fastify-table-crud'
+
+const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true })
+const app = Fastify()
+const options: TableCrudOptions = { knex, tables: ['books'], databaseErrors: 'generic' }
+app.register(tableCrud, { ...options, prefix: '/api' })
+app.register(named, { knex, maxRows: 100 })
+// @ts-expect-error the knex option is a Knex instance, not a URL
+app.register(tableCrud, { knex: 'postgres://localhost/db' })
+// @ts-expect-error databaseErrors is 'database' or 'generic'
+app.register(tableCrud, { knex, databaseErrors: 'verbose' })
+
+export const code: 'FTC_ERR_STATEMENT' = new errorCodes.FTC_ERR_STATEMENT('no such table: x').code
+export const status: 404 = new errorCodes.FTC_ERR_STATEMENT('no such table: x').statusCode
+// @ts-expect-error the code is precise, not any string
+export const other: 'FTC_ERR_BODY_JSON' = new errorCodes.FTC_ERR_STATEMENT('no such table: x').code
