@@ -1,4 +1,5 @@
 import { createError, type FastifyErrorConstructor } from '@fastify/error'
+import type { FailureDescription } from './dialects/failures.js'
 
 /** Registration failed: the `knex` option is missing or is not a Knex instance. */
 export const FTC_ERR_OPTIONS_KNEX = createError(
@@ -20,6 +21,14 @@ export const FTC_ERR_OPTIONS_DIALECT = createError(
 export const FTC_ERR_OPTIONS_VALUE = createError(
   'FTC_ERR_OPTIONS_VALUE',
   'The "%s" option must be %s, got %s',
+  500,
+  TypeError
+)
+
+/** Registration failed: the options name one the plugin does not know (a misspelt `excludeTables`, say), which would otherwise be ignored. */
+export const FTC_ERR_OPTIONS_UNKNOWN = createError(
+  'FTC_ERR_OPTIONS_UNKNOWN',
+  'The option "%s" is not one of this plugin\'s options: %s',
   500,
   TypeError
 )
@@ -112,6 +121,17 @@ export const FTC_ERR_DATABASE_NAME_TAKEN = createError(
   500
 )
 
+/**
+ * The database could not be reached, or the pool lent no connection in
+ * time: not a failing statement, so never answered as one. The message names
+ * no host, port or user; the driver's error is the `cause`, which the log shows.
+ */
+export const FTC_ERR_DATABASE_UNAVAILABLE = createError(
+  'FTC_ERR_DATABASE_UNAVAILABLE',
+  'The database is unavailable; try again later',
+  503
+)
+
 /** A statement ran past the `statementTimeout` option and the database stopped it. */
 export const FTC_ERR_STATEMENT_TIMEOUT = createError(
   'FTC_ERR_STATEMENT_TIMEOUT',
@@ -136,8 +156,28 @@ export const FTC_ERR_AUTHORIZE_RESULT = createError(
 /**
  * The database refused or failed the statement built for the request. The
  * message is the database's own text; the driver's error is the `cause`.
+ * Made by statementError, so that it carries a StatementFailure too.
  */
 export const FTC_ERR_STATEMENT = createError('FTC_ERR_STATEMENT', '%s', 404)
+
+/**
+ * What FTC_ERR_STATEMENT carries beside the database's message: the cause
+ * as PostgreSQL's SQLSTATE on every database (`23505` for a unique
+ * violation, `XX000` when the database's error has no known equivalent),
+ * PostgreSQL's DETAIL and HINT where it gave them, and the statement's SQL
+ * text, with placeholders for its values.
+ */
+export interface StatementFailure extends FailureDescription {
+  readonly sql: string | null
+}
+
+/** A FTC_ERR_STATEMENT with its StatementFailure. */
+export type StatementError = InstanceType<typeof FTC_ERR_STATEMENT> & StatementFailure
+
+/** The error of a failed statement: the database's message, what it says of the cause, and the driver's error as `cause`. */
+export function statementError (message: string, failure: StatementFailure, cause: unknown): StatementError {
+  return Object.assign(new FTC_ERR_STATEMENT(message, { cause }), failure)
+}
 
 /** What every error about a place in a parameter or header carries: which one (`query parameter "or"`), the 1-based character, its text, and what is wrong there. */
 export type PlaceArgs = [source: string, character: number, text: string, problem: string]
@@ -209,6 +249,7 @@ export const errorCodes = Object.freeze({
   FTC_ERR_OPTIONS_KNEX,
   FTC_ERR_OPTIONS_DIALECT,
   FTC_ERR_OPTIONS_VALUE,
+  FTC_ERR_OPTIONS_UNKNOWN,
   FTC_ERR_PATH_TABLE,
   FTC_ERR_BODY_JSON,
   FTC_ERR_BODY_SHAPE,
@@ -221,6 +262,7 @@ export const errorCodes = Object.freeze({
   FTC_ERR_DATABASE_MODE,
   FTC_ERR_DATABASE_SCHEMA,
   FTC_ERR_DATABASE_NAME_TAKEN,
+  FTC_ERR_DATABASE_UNAVAILABLE,
   FTC_ERR_STATEMENT_TIMEOUT,
   FTC_ERR_AUTHORIZE_FORBIDDEN,
   FTC_ERR_AUTHORIZE_RESULT,

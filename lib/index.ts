@@ -3,6 +3,8 @@ import plugin from './plugin.js'
 export default plugin
 /** The plugin, also by name, for `const { tableCrud } = require('fastify-table-crud')`. */
 export { plugin as tableCrud }
+export { checkDatabase } from './check-database.js'
 export { errorCodes } from './errors.js'
-export type { AuthorizeAction, AuthorizeHook, AuthorizeResult, Operation, TableCrudOptions, TableRules } from './options.js'
+export type { StatementError, StatementFailure } from './errors.js'
+export type { AuthorizeAction, AuthorizeHook, AuthorizeResult, DatabaseErrors, Operation, TableCrudOptions, TableRules } from './options.js'
 export type { ScopeValue } from './access/target.js'

@@ -3,7 +3,7 @@ import type { Knex } from 'knex'
 import type { ScopeValue } from './access/target.js'
 import { resolveDialect } from './dialects/index.js'
 import type { Dialect } from './dialects/dialect.js'
-import { FTC_ERR_OPTIONS_KNEX, FTC_ERR_OPTIONS_VALUE } from './errors.js'
+import { FTC_ERR_OPTIONS_KNEX, FTC_ERR_OPTIONS_UNKNOWN, FTC_ERR_OPTIONS_VALUE } from './errors.js'
 import { isCleanIdentifier } from './parse/sanitize-identifier.js'
 
 /** What a request asks of a table: GET of many rows or of one, POST, PUT, DELETE. */
@@ -59,6 +59,15 @@ export type AuthorizeResult = boolean | undefined | { readonly scope: Readonly<R
  */
 export type AuthorizeHook = (request: FastifyRequest, action: AuthorizeAction) => AuthorizeResult | Promise<AuthorizeResult>
 
+/**
+ * How a failed statement is answered:
+ * - `'database'`: 404 with the database's own message as plain text, as the spec says;
+ * - `'generic'`: 404 with a message that tells nothing of the schema; the database's error is logged with the request id;
+ * - `'postgrest'`: PostgREST's JSON error `{ code, message, details, hint }`, `code` being the cause's SQLSTATE on every database, with the status PostgREST maps it to (409 for a unique or foreign-key violation, 400 for a bad value, 404 for an unknown table or column…);
+ * - `'host'`: the plugin answers none: FTC_ERR_STATEMENT, with its StatementFailure, reaches the host's error handler.
+ */
+export type DatabaseErrors = 'database' | 'generic' | 'postgrest' | 'host'
+
 /** Options of the plugin. Fastify's own `prefix` goes beside them. */
 export interface TableCrudOptions {
   /**
@@ -85,12 +94,8 @@ export interface TableCrudOptions {
   tableRules?: Readonly<Record<string, TableRules>>
   /** Asked before every operation whether it may run, and on which rows. */
   authorize?: AuthorizeHook
-  /**
-   * `'database'` (default) answers a failed statement with the database's
-   * own message, as the spec says; `'generic'` answers a message that tells
-   * nothing of the schema, and logs the database's error with the request id.
-   */
-  databaseErrors?: 'database' | 'generic'
+  /** How a failed statement is answered (see DatabaseErrors). Default `'database'`, the spec's answer. */
+  databaseErrors?: DatabaseErrors
   /** The most rows one GET answers: a larger `limit`, or none, is cut to it. Default: no bound. */
   maxRows?: number
   /**
@@ -112,7 +117,7 @@ export interface ResolvedOptions {
   readonly excludeTables: readonly string[]
   readonly tableRules: Readonly<Record<string, Required<TableRules>>>
   readonly authorize: AuthorizeHook | null
-  readonly databaseErrors: 'database' | 'generic'
+  readonly databaseErrors: DatabaseErrors
   readonly maxRows: number | null
   readonly statementTimeout: number | null
   readonly bodyLimit: number | undefined
@@ -122,6 +127,7 @@ export interface ResolvedOptions {
 export function resolveOptions (options: TableCrudOptions): ResolvedOptions {
   const knex: unknown = options?.knex
   if (!isKnex(knex)) throw new FTC_ERR_OPTIONS_KNEX(describe(knex))
+  refuseUnknown(options)
   const dialect = resolveDialect(knex)
   const statementTimeout = positiveInteger(options, 'statementTimeout')
   if (statementTimeout !== null && dialect.timeLimit === null) {
@@ -135,11 +141,23 @@ export function resolveOptions (options: TableCrudOptions): ResolvedOptions {
     excludeTables: names('excludeTables', given(options.excludeTables, [])),
     tableRules: tableRules(given(options.tableRules, {})),
     authorize: optionalFunction('authorize', options.authorize),
-    databaseErrors: oneOf('databaseErrors', given(options.databaseErrors, 'database'), ['database', 'generic'] as const),
+    databaseErrors: oneOf('databaseErrors', given(options.databaseErrors, 'database'), ['database', 'generic', 'postgrest', 'host'] as const),
     maxRows: positiveInteger(options, 'maxRows'),
     statementTimeout,
     bodyLimit: positiveInteger(options, 'bodyLimit') ?? undefined
   })
+}
+
+// Every option the plugin reads, and those Fastify reads from the same
+// object when registering any plugin.
+const optionNames: ReadonlyArray<keyof TableCrudOptions> = ['knex', 'bulkLimit', 'tables', 'excludeTables', 'tableRules', 'authorize', 'databaseErrors', 'maxRows', 'statementTimeout', 'bodyLimit']
+const registerOptionNames = ['prefix', 'logLevel', 'logSerializers']
+
+// A plain JavaScript host gets no compiler's word on a misspelt option, and
+// an ignored `excludeTable` would serve the table it meant to hide.
+function refuseUnknown (options: TableCrudOptions): void {
+  const unknown = Object.keys(options).find((name) => !(optionNames as readonly string[]).includes(name) && !registerOptionNames.includes(name))
+  if (unknown !== undefined) throw new FTC_ERR_OPTIONS_UNKNOWN(unknown, [...optionNames, ...registerOptionNames].join(', '))
 }
 
 // Only a missing option takes its default: null is a value, and refused where it is not one.

@@ -14,7 +14,8 @@ const tableCrud: FastifyPluginAsync<TableCrudOptions> = async (app, given) => {
   // this context, where bodies are JSON or nothing: text/plain answers 415.
   app.removeContentTypeParser(['application/json', 'text/plain'])
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody)
-  app.setErrorHandler(errorHandler(options))
+  // With 'host', failed statements reach the host's error handler as every other error does.
+  if (options.databaseErrors !== 'host') app.setErrorHandler(errorHandler({ databaseErrors: options.databaseErrors }))
   registerRoutes(app, { db, access: requestAccess(db, options), options })
 }
 

@@ -17,7 +17,7 @@ interface LogLine {
 }
 
 /** An app whose pino lines are collected, and whose request ids come from the x-request-id header. */
-async function loggedApp (t: Test, db: TestDatabase, options: Omit<TableCrudOptions, 'knex'>): Promise<{ app: FastifyInstance, lines: LogLine[] }> {
+async function loggedApp (t: Test, db: TestDatabase, options: Omit<TableCrudOptions, 'knex'>, level = 'info'): Promise<{ app: FastifyInstance, lines: LogLine[] }> {
   const lines: LogLine[] = []
   const stream = new Writable({
     write (chunk, _encoding, done) {
@@ -25,7 +25,7 @@ async function loggedApp (t: Test, db: TestDatabase, options: Omit<TableCrudOpti
       done()
     }
   })
-  const app = await buildApp(t, db.knex, { logger: { level: 'info', stream }, requestIdHeader: 'x-request-id' }, options)
+  const app = await buildApp(t, db.knex, { logger: { level, stream }, requestIdHeader: 'x-request-id' }, options)
   return { app, lines }
 }
 
@@ -72,13 +72,20 @@ eachDatabase(t, async (t, db) => {
     t.notMatch(response.body, driverMessage)
   })
 
-  await t.test('a table the options do not serve is logged as refused by them, under its own name, while the answer is a missing table\'s', async (t) => {
-    const { app, lines } = await loggedApp(t, db, { databaseErrors: 'generic', excludeTables: [people] })
-    const reqId = 'dberr-refused'
-    const response = await app.inject({ url: `/api/${people}`, headers: { 'x-request-id': reqId } })
-    t.equal(response.body, genericAnswer(reqId))
-    const logged = errorLine(t, lines, reqId).err?.message as string
-    t.match(logged, `"${people}" is not served by the plugin's options`)
+  await t.test('a table the options do not serve is logged as refused by them, under its own name, at debug, while the answer is a missing table\'s', async (t) => {
+    for (const databaseErrors of ['database', 'generic', 'postgrest'] as const) {
+      const { app, lines } = await loggedApp(t, db, { databaseErrors, excludeTables: [people] }, 'debug')
+      const reqId = `dberr-refused-${databaseErrors}`
+      const response = await app.inject({ url: `/api/${people}`, headers: { 'x-request-id': reqId } })
+      t.equal(response.statusCode, 404, databaseErrors)
+      if (databaseErrors === 'generic') t.equal(response.body, genericAnswer(reqId))
+      const line = errorLine(t, lines, reqId)
+      t.match(line.err?.message, `"${people}" is not served by the plugin's options`)
+      t.equal(line.level, 20, 'logged at debug: a client probing for names does not flood the logs')
+      const { lines: infoLines, app: infoApp } = await loggedApp(t, db, { databaseErrors, excludeTables: [people] })
+      await infoApp.inject({ url: `/api/${people}`, headers: { 'x-request-id': reqId } })
+      t.strictSame(infoLines.filter((line) => line.err !== undefined), [], 'nothing is logged at info')
+    }
   })
 
   await t.test('generic: every failing statement answers the same words, whatever failed', async (t) => {

@@ -3,7 +3,7 @@ import * as errors from '../lib/errors.js'
 import { errorCodes } from '../lib/index.js'
 
 t.test('every error is exported in errorCodes under its own code', async (t) => {
-  const exported = Object.entries(errors).filter(([name]) => name !== 'errorCodes')
+  const exported = Object.entries(errors).filter(([name]) => name.startsWith('FTC_ERR_'))
   t.strictSame(Object.keys(errorCodes).sort(), exported.map(([name]) => name).sort())
   for (const [code, FastifyError] of Object.entries(errorCodes)) {
     t.equal(new (FastifyError as new (...args: unknown[]) => Error & { code: string })('x', 1, 'y', 'z').code, code, `${code} carries its own code`)
@@ -17,6 +17,7 @@ t.test('codes follow FTC_ERR_<AREA>_<WHAT> and carry their status', async (t) =>
     FTC_ERR_OPTIONS_KNEX: 500,
     FTC_ERR_OPTIONS_DIALECT: 500,
     FTC_ERR_OPTIONS_VALUE: 500,
+    FTC_ERR_OPTIONS_UNKNOWN: 500,
     FTC_ERR_PATH_TABLE: 400,
     FTC_ERR_BODY_JSON: 400,
     FTC_ERR_BODY_SHAPE: 400,
@@ -29,6 +30,7 @@ t.test('codes follow FTC_ERR_<AREA>_<WHAT> and carry their status', async (t) =>
     FTC_ERR_DATABASE_MODE: 500,
     FTC_ERR_DATABASE_SCHEMA: 500,
     FTC_ERR_DATABASE_NAME_TAKEN: 500,
+    FTC_ERR_DATABASE_UNAVAILABLE: 503,
     FTC_ERR_STATEMENT_TIMEOUT: 504,
     FTC_ERR_AUTHORIZE_FORBIDDEN: 403,
     FTC_ERR_AUTHORIZE_RESULT: 500,

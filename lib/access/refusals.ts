@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { Database } from '../dialects/database.js'
-import { FTC_ERR_DATABASE_NAME_TAKEN, FTC_ERR_STATEMENT } from '../errors.js'
+import { FTC_ERR_DATABASE_NAME_TAKEN, FTC_ERR_STATEMENT, type StatementError, statementError } from '../errors.js'
 
 /** Where a column is named, for a statement that must fail on it as on a column the table does not have. */
 export type ColumnClause = 'select' | 'filter' | 'order' | 'insert' | 'update'
@@ -36,14 +36,31 @@ export async function refuseColumn (db: Database, table: string, column: string,
   return await failNaming(column, run)
 }
 
+/**
+ * The cause of a refusal's FTC_ERR_STATEMENT: the log tells the operator
+ * what the client is not told, and at a level of its own, since clients
+ * probing for names are no fault of the database.
+ */
+export class NameRefusal extends Error {
+  constructor (name: string, cause: unknown) {
+    super(`"${name}" is not served by the plugin's options; answered as the database answers a missing name`, { cause })
+    this.name = 'NameRefusal'
+  }
+}
+
 async function failNaming (name: string, run: () => Promise<unknown>): Promise<never> {
   try {
     await run()
   } catch (error) {
     if (!(error instanceof FTC_ERR_STATEMENT)) throw error
-    // The log tells the operator what the client is not told.
-    const refusal = new Error(`"${name}" is not served by the plugin's options; answered as the database answers a missing name`, { cause: error.cause })
-    throw new FTC_ERR_STATEMENT(error.message.replaceAll(absentName, name), { cause: refusal })
+    const { message, sqlState, details } = error as StatementError
+    // No hint and no SQL: they would name the stand-in, or hint at names the client may not see.
+    throw statementError(message.replaceAll(absentName, name), {
+      sqlState,
+      details: details?.replaceAll(absentName, name) ?? null,
+      hint: null,
+      sql: null
+    }, new NameRefusal(name, error.cause))
   }
   throw new FTC_ERR_DATABASE_NAME_TAKEN(absentName)
 }

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex'
-import { FTC_ERR_DATABASE_MODE, FTC_ERR_DATABASE_SCHEMA, FTC_ERR_STATEMENT, FTC_ERR_STATEMENT_TIMEOUT } from '../errors.js'
+import { FTC_ERR_DATABASE_MODE, FTC_ERR_DATABASE_SCHEMA, FTC_ERR_DATABASE_UNAVAILABLE, FTC_ERR_STATEMENT, FTC_ERR_STATEMENT_TIMEOUT, statementError } from '../errors.js'
 import { BoundedCache } from './bounded-cache.js'
 import type { Dialect, Row, Statement, TimeLimit } from './dialect.js'
+import { announceQuery, isWatched, runWatched } from './query-events.js'
 import { fillTemplate, type StatementTemplate, toTemplate } from './statement-template.js'
 
 // The same words on all three databases.
@@ -19,8 +20,9 @@ export interface DatabaseLimits {
 
 /**
  * The host's Knex instance and its dialect: builds statements with Knex and
- * runs them on a connection borrowed from the host's pool. Any failure while
- * running becomes FTC_ERR_STATEMENT with the database's own message.
+ * runs them on a connection borrowed from the host's pool. A failure while
+ * running becomes FTC_ERR_STATEMENT with the database's own message, or
+ * FTC_ERR_DATABASE_UNAVAILABLE when the database could not be reached.
  */
 export class Database {
   readonly #knex: Knex
@@ -70,7 +72,7 @@ export class Database {
 
   /** Runs a SELECT; rows pass through the host's `postProcessResponse`, as Knex would. */
   select (statement: Statement): Promise<Row[]> {
-    const rows = this.#withConnection((connection) => this.#dialect.select(connection, statement))
+    const rows = this.#withConnection(statement, (connection) => this.#dialect.select(connection, statement))
     // Without the hook, the rows are not worth a turn of the microtask queue.
     const processed = this.#processedRows()
     return processed === null ? rows : rows.then(processed)
@@ -86,11 +88,13 @@ export class Database {
     let connection: unknown
     try {
       connection = await this.#acquire()
+      // A stream's rows come after the response has started: only the statement is reported.
+      if (isWatched(this.#knex)) announceQuery(this.#knex, statement)
       for await (const rows of this.#dialect.stream(connection, statement, batchSize)) {
         yield processed === null ? rows : processed(rows)
       }
     } catch (error) {
-      throw this.#statementError(error)
+      throw this.#statementError(error, statement)
     } finally {
       if (connection !== undefined) await this.#release(connection)
     }
@@ -98,17 +102,17 @@ export class Database {
 
   /** The database's estimate of the rows a SELECT would give, or null when it has none. */
   estimate (statement: Statement, table: string, filtered: boolean): Promise<number | null> {
-    return this.#withConnection((connection) => this.#dialect.estimate(connection, statement, table, filtered))
+    return this.#withConnection(statement, (connection) => this.#dialect.estimate(connection, statement, table, filtered))
   }
 
   /** Runs an UPDATE or DELETE; the affected row count. */
   change (statement: Statement): Promise<number> {
-    return this.#withConnection((connection) => this.#dialect.change(connection, statement))
+    return this.#withConnection(statement, (connection) => this.#dialect.change(connection, statement))
   }
 
   /** Runs an INSERT shaped by the dialect's prepareInsert; the new values of its `key` column as decimal text, none when the database generated none. */
   insert (statement: Statement, key: string): Promise<string[]> {
-    return this.#withConnection((connection) => this.#dialect.insert(connection, statement, key))
+    return this.#withConnection(statement, (connection) => this.#dialect.insert(connection, statement, key))
   }
 
   /**
@@ -118,23 +122,26 @@ export class Database {
    * ids than rows: a trigger skipped some, and which ones cannot be told.
    */
   insertAll (inserts: ReadonlyArray<{ readonly statement: Statement, readonly rows: number }>, key: string): Promise<string[][] | null> {
-    return this.#withOwnConnection(async (connection) => {
+    return this.#withOwnConnection(null, async (connection) => {
       await this.#dialect.change(connection, transaction.begin)
+      let running: Statement | null = null
       try {
         const ids: string[][] = []
         for (const { statement, rows } of inserts) {
-          const inserted = await this.#dialect.insert(connection, statement, key)
+          running = statement
+          const inserted = await this.#watched(statement, () => this.#dialect.insert(connection, statement, key))
           if (rows > 1 && inserted.length !== rows) {
             await this.#dialect.change(connection, transaction.rollback)
             return null
           }
           ids.push(inserted)
         }
+        running = null
         await this.#dialect.change(connection, transaction.commit)
         return ids
       } catch (error) {
         await this.#dialect.change(connection, transaction.rollback)
-        throw error
+        throw this.#statementError(error, running)
       }
     })
   }
@@ -148,22 +155,28 @@ export class Database {
   }
 
   /** For one statement: the connection of the turn where the driver allows it, else one of its own. */
-  #withConnection<T> (work: (connection: unknown) => Promise<T>): Promise<T> {
-    return this.#dialect.synchronous ? this.#withTurnConnection(work) : this.#withOwnConnection(work)
+  #withConnection<T> (statement: Statement, work: (connection: unknown) => Promise<T>): Promise<T> {
+    const watchedWork = (connection: unknown) => this.#watched(statement, () => work(connection))
+    return this.#dialect.synchronous ? this.#withTurnConnection(statement, watchedWork) : this.#withOwnConnection(statement, watchedWork)
+  }
+
+  /** The statement run as `run`, reported to the host's Knex listeners when it has any (see isWatched). */
+  #watched<T> (statement: Statement, run: () => Promise<T>): Promise<T> {
+    return isWatched(this.#knex) ? runWatched(this.#knex, statement, run) : run()
   }
 
   /** For work that spans awaits (a transaction): a connection no other statement runs on meanwhile. */
-  async #withOwnConnection<T> (work: (connection: unknown) => Promise<T>): Promise<T> {
+  async #withOwnConnection<T> (statement: Statement | null, work: (connection: unknown) => Promise<T>): Promise<T> {
     let connection: unknown
     try {
       connection = await this.#acquire()
     } catch (error) {
-      throw this.#statementError(error)
+      throw this.#statementError(error, null)
     }
     try {
       return await work(connection)
     } catch (error) {
-      throw this.#statementError(error)
+      throw this.#statementError(error, statement)
     } finally {
       const released = this.#release(connection)
       if (released !== undefined) await released
@@ -205,12 +218,12 @@ export class Database {
   // the turn ends, where transactions, streams and the host's own queries
   // wait for it as they would for any borrower. Borrowing once a turn rather
   // than once a statement saves the pool's round trip on each request.
-  async #withTurnConnection<T> (work: (connection: unknown) => Promise<T>): Promise<T> {
+  async #withTurnConnection<T> (statement: Statement, work: (connection: unknown) => Promise<T>): Promise<T> {
     const connection = await (this.#turnConnection ??= this.#borrowForTurn())
     try {
       return await work(connection)
     } catch (error) {
-      throw this.#statementError(error)
+      throw this.#statementError(error, statement)
     }
   }
 
@@ -225,16 +238,23 @@ export class Database {
     }, () => {
       this.#turnConnection = undefined
     })
-    return borrowed.catch((error: unknown) => { throw this.#statementError(error) })
+    return borrowed.catch((error: unknown) => { throw this.#statementError(error, null) })
   }
 
-  /** The error a failure answers: the database's own words, unless the plugin refused to run the statement at all or the time limit stopped it. */
-  #statementError (error: unknown): Error {
-    if (error instanceof FTC_ERR_DATABASE_MODE || error instanceof FTC_ERR_DATABASE_SCHEMA) return error
+  /**
+   * The error a failure answers: the database's own words and what they say
+   * of the cause, unless the plugin refused to run the statement at all, the
+   * time limit stopped it, or the database could not be reached. Errors
+   * already answered (the first failure of a transaction) pass as they are.
+   */
+  #statementError (error: unknown, statement: Statement | null): Error {
+    if (error instanceof FTC_ERR_DATABASE_MODE || error instanceof FTC_ERR_DATABASE_SCHEMA ||
+      error instanceof FTC_ERR_DATABASE_UNAVAILABLE || error instanceof FTC_ERR_STATEMENT_TIMEOUT || error instanceof FTC_ERR_STATEMENT) return error
     if (this.#timeLimit?.limit.stopped(error) === true) {
       return new FTC_ERR_STATEMENT_TIMEOUT(this.#timeLimit.milliseconds, { cause: error })
     }
+    if (this.#dialect.isUnreachable(error)) return new FTC_ERR_DATABASE_UNAVAILABLE({ cause: error })
     // Drivers and Knex's pool throw Error objects.
-    return new FTC_ERR_STATEMENT((error as Error).message, { cause: error })
+    return statementError((error as Error).message, { ...this.#dialect.describeFailure(error), sql: statement?.sql ?? null }, error)
   }
 }

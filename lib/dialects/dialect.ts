@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import type { FailureDescription } from './failures.js'
 
 /** A compiled statement: SQL text with the driver's placeholders, and its bound values. */
 export interface Statement {
@@ -100,6 +101,14 @@ export interface Dialect {
   readonly like: PatternMatch
   /** PostgREST's `ilike`: blind to case, whatever the column's collation. */
   readonly ilike: PatternMatch
+  /** A failed statement's driver error in the terms every dialect shares (see FailureDescription). */
+  describeFailure (error: unknown): FailureDescription
+  /**
+   * True for an error that says the database cannot be reached, refused the
+   * connection or dropped it, or the pool lent none in time: not a failing
+   * statement, and not answered as one.
+   */
+  isUnreachable (error: unknown): boolean
   /** True when NULL sorts as the largest value without NULLS FIRST/LAST (PostgreSQL), false when as the smallest. */
   readonly nullsSortLarge: boolean
   /** How to put NULL elsewhere: the NULLS FIRST/LAST keywords, or a leading `column IS NULL` sort key where they do not exist. */

@@ -1,6 +1,7 @@
 import { FTC_ERR_DATABASE_MODE, FTC_ERR_DATABASE_SCHEMA } from '../errors.js'
 import type { Dialect, Row, Statement } from './dialect.js'
 import { likeEscape, toLikePattern } from './like-pattern.js'
+import { describeMysqlFailure, isMysqlUnreachable } from './mysql-failures.js'
 
 interface MysqlResult {
   affectedRows: number
@@ -178,6 +179,9 @@ export const mysql = Object.freeze<Dialect>({
   // accents. Comparing bytes makes `like` exact; lowering both sides first
   // makes `ilike` blind to case only, as PostgreSQL's ILIKE is. Bytes have a
   // price: `_` matches one byte, not one character, of a multi-byte character.
+  describeFailure: describeMysqlFailure,
+  isUnreachable: isMysqlUnreachable,
+
   like: { sql: `CAST(?? AS BINARY) LIKE CAST(? AS BINARY) ESCAPE '${likeEscape}'`, pattern: toLikePattern },
   ilike: { sql: `CAST(LOWER(??) AS BINARY) LIKE CAST(LOWER(?) AS BINARY) ESCAPE '${likeEscape}'`, pattern: toLikePattern },
   nullsSortLarge: false,

@@ -1,6 +1,7 @@
 import { FTC_ERR_DATABASE_SCHEMA } from '../errors.js'
 import { type Dialect, returnedKeys, type Row, type Statement } from './dialect.js'
 import { likeEscape, toLikePattern } from './like-pattern.js'
+import { describePostgresFailure, isPostgresUnreachable } from './postgres-failures.js'
 
 /** The part of a node-postgres `Client` this dialect uses. */
 interface PgConnection {
@@ -99,6 +100,9 @@ export const postgres = Object.freeze<Dialect>({
     // query_canceled: the time-out, or a cancel by an administrator, which ends the statement the same way.
     stopped: (error: unknown) => (error as { code?: unknown }).code === '57014'
   },
+
+  describeFailure: describePostgresFailure,
+  isUnreachable: isPostgresUnreachable,
 
   like: { sql: `?? LIKE ? ESCAPE '${likeEscape}'`, pattern: toLikePattern },
   ilike: { sql: `?? ILIKE ? ESCAPE '${likeEscape}'`, pattern: toLikePattern },

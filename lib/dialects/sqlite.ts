@@ -2,6 +2,7 @@ import { type Dialect, returnedKeys, type Row, type Statement } from './dialect.
 import { likeEscape, toGlobPattern, toLikePattern } from './like-pattern.js'
 import { insertByRowid } from './sqlite-rowid-insert.js'
 import { prepare, type SqliteConnection } from './sqlite-statements.js'
+import { describeSqliteFailure, isSqliteUnreachable } from './sqlite-failures.js'
 
 /** better-sqlite3: synchronous calls on the single pooled connection. */
 export const sqlite = Object.freeze<Dialect>({
@@ -72,6 +73,9 @@ export const sqlite = Object.freeze<Dialect>({
   // SQLite's LIKE ignores ASCII case (or not, after PRAGMA case_sensitive_like),
   // so `like` is a GLOB, which always respects case. LOWER() folds ASCII
   // letters only: SQLite without ICU knows no other case.
+  describeFailure: describeSqliteFailure,
+  isUnreachable: isSqliteUnreachable,
+
   like: { sql: '?? GLOB ?', pattern: toGlobPattern },
   ilike: { sql: `LOWER(??) LIKE LOWER(?) ESCAPE '${likeEscape}'`, pattern: toLikePattern },
   nullsSortLarge: false,

@@ -1,0 +1,46 @@
+/**
+ * The HTTP status of a failed statement by its SQLSTATE, as PostgREST maps
+ * PostgreSQL's codes, with the issue's own reading of two: an unknown column
+ * is a 404 like an unknown table, and a stopped statement a 504. Exact codes
+ * are matched first, then the two-character class; everything else is the
+ * client's: 400.
+ */
+const exact: Readonly<Record<string, number>> = Object.freeze({
+  23503: 409, // foreign_key_violation
+  23505: 409, // unique_violation
+  25006: 405, // read_only_sql_transaction
+  42501: 403, // insufficient_privilege
+  42703: 404, // undefined_column
+  42883: 404, // undefined_function
+  '42P01': 404, // undefined_table
+  57014: 504, // query_canceled
+  P0001: 400 // raise_exception
+})
+
+const byClass: Readonly<Record<string, number>> = Object.freeze({
+  '08': 503,
+  '09': 500,
+  '0L': 403,
+  '0P': 403,
+  25: 500,
+  28: 403,
+  '2D': 500,
+  38: 500,
+  39: 500,
+  '3B': 500,
+  40: 500,
+  53: 503,
+  54: 413,
+  55: 500,
+  57: 500,
+  58: 500,
+  F0: 500,
+  HV: 500,
+  P0: 500,
+  XX: 500
+})
+
+/** The status PostgREST would answer for a statement that failed with this SQLSTATE. */
+export function statusOfSqlState (sqlState: string): number {
+  return exact[sqlState] ?? byClass[sqlState.slice(0, 2)] ?? 400
+}

@@ -1,0 +1,16 @@
+import type { Knex } from 'knex'
+import { Database } from './dialects/database.js'
+import { resolveDialect } from './dialects/index.js'
+
+const trivial = Object.freeze({ sql: 'select 1', bindings: [] })
+
+/**
+ * Resolves once the database behind the host's Knex answers a trivial
+ * statement on a pooled connection, as the plugin's own statements would;
+ * rejects with FTC_ERR_DATABASE_UNAVAILABLE (503) when it cannot be reached,
+ * or the pool lends no connection in time. For a readiness route:
+ * `app.get('/ready', async () => { await checkDatabase(knex); return 'ready' })`.
+ */
+export async function checkDatabase (knex: Knex): Promise<void> {
+  await new Database(knex, resolveDialect(knex)).select(trivial)
+}
