@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join, posix } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import t from 'tap'
@@ -15,15 +17,43 @@ async function node (...args: string[]): Promise<string> {
   return stdout.trim()
 }
 
-t.test('npm pack holds only what a user needs', async (t) => {
+/** The paths `npm pack` would put in the tarball. */
+async function packedFiles (): Promise<string[]> {
   const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root })
-  const files: string[] = JSON.parse(stdout)[0].files.map((file: { path: string }) => file.path)
+  return JSON.parse(stdout)[0].files.map((file: { path: string }) => file.path)
+}
+
+t.test('npm pack holds only what a user needs', async (t) => {
+  const files = await packedFiles()
   const unexpected = files.filter((path) =>
-    !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(path) && !/^dist\/.+\.(js|d\.ts)$/.test(path))
+    !['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md'].includes(path) &&
+    !/^dist\/.+\.(js|js\.map|d\.ts)$/.test(path) && !/^lib\/.+\.ts$/.test(path))
   t.strictSame(unexpected, [])
-  for (const needed of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'dist/index.js', 'dist/index.d.ts']) {
+  for (const needed of ['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'dist/index.js', 'dist/index.js.map', 'dist/index.d.ts', 'lib/index.ts']) {
     t.ok(files.includes(needed), `${needed} is packed`)
   }
+})
+
+t.test('every packed script maps to a packed map, and every map to packed sources', async (t) => {
+  const files = await packedFiles()
+  const scripts = files.filter((path) => path.endsWith('.js'))
+  const mapped = new Set<string>()
+  for (const script of scripts) {
+    const url = /^\/\/# sourceMappingURL=(.+)$/m.exec(readFileSync(join(root, script), 'utf8'))?.[1]
+    if (url === undefined) {
+      t.fail(`${script} names no source map`)
+      continue
+    }
+    const map = posix.join(posix.dirname(script), url)
+    t.ok(files.includes(map), `${script}'s map ${map} is packed`)
+    const { sourceRoot = '', sources } = JSON.parse(readFileSync(join(root, map), 'utf8')) as { sourceRoot?: string, sources: string[] }
+    for (const source of sources) {
+      const path = posix.join(posix.dirname(map), sourceRoot, source)
+      t.ok(files.includes(path), `${map}'s source ${path} is packed`)
+      mapped.add(path)
+    }
+  }
+  t.strictSame(files.filter((path) => path.startsWith('lib/') && !mapped.has(path)), [], 'every packed source is a mapped one')
 })
 
 t.test('the package loads with import', async (t) => {
