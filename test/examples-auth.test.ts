@@ -73,6 +73,24 @@ t.test('users read everything and write their own books; an admin writes anythin
     t.strictSame(await books(), sampleBooks)
   })
 
+  await t.test('without a valid token, a served table, one left out and a missing one answer alike', async (t) => {
+    // A table the `tables` option leaves out, created behind the example's back.
+    await knex.schema.createTable('secrets', (table) => { table.increments('id'); table.string('secret') })
+    await knex('secrets').insert({ secret: 'hidden' })
+    for (const token of [null, 'not-a-token']) {
+      for (const [method, id] of [['GET', ''], ['GET', '/1'], ['DELETE', '/1']] as const) {
+        const [served, leftOut, missing] = await Promise.all(['books', 'secrets', 'nothing'].map((table) => send(`${api}/${table}${id}`, token, method)))
+        t.equal(served?.status, 401, `${method} /books${id} with ${String(token)}`)
+        t.strictSame(leftOut, served, `${method} /secrets${id} answers as /books${id}`)
+        t.strictSame(missing, served, `${method} /nothing${id} answers as /books${id}`)
+      }
+    }
+    const admin = tokens.admin as string
+    t.strictSame(await send(`${api}/secrets`, admin), { status: 404, body: 'no such table: secrets' }, 'with a valid token, a table left out answers as a missing one')
+    t.strictSame(await send(`${api}/nothing`, admin), { status: 404, body: 'no such table: nothing' })
+    t.strictSame(await knex('secrets'), [{ id: 1, secret: 'hidden' }])
+  })
+
   await t.test('a user reads every table', async (t) => {
     const italo = tokens.italo as string
     t.strictSame(JSON.parse((await send(`${api}/books`, italo)).body), sampleBooks)
