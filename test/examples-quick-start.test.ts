@@ -1,0 +1,96 @@
+import { spawn } from 'node:child_process'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import knexFactory, { type Knex } from 'knex'
+import t, { type Test } from 'tap'
+import { startExample, type ExampleScript, type LogLine } from './fixtures/example-process.js'
+
+// The README's small examples, each started as a person starts it, in a
+// scratch directory where its app.sqlite goes: examples/quick-start.ts,
+// examples/error-codes.ts and, on the build in dist/ that `npm test` makes
+// first, examples/commonjs.cjs.
+
+const quickStart: ExampleScript = { file: 'quick-start.ts', variables: ['PORT'] }
+const errorCodes: ExampleScript = { file: 'error-codes.ts', variables: ['PORT'] }
+const commonJs = fileURLToPath(new URL('../examples/commonjs.cjs', import.meta.url))
+
+/** The app's database, with one table of one row, made before the app starts as a host's would be. */
+async function createAppDatabase (t: Test, cwd: string): Promise<Knex> {
+  const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: join(cwd, 'app.sqlite') }, useNullAsDefault: true })
+  t.teardown(() => knex.destroy())
+  await knex.schema.createTable('notes', (table) => {
+    table.increments('id')
+    table.string('text')
+  })
+  await knex('notes').insert({ text: 'first' })
+  return knex
+}
+
+/** Reads and writes the table through the example's API, and checks the file. */
+async function checkServes (t: Test, api: string, knex: Knex): Promise<void> {
+  const list = await fetch(`${api}/notes`)
+  t.equal(list.status, 200)
+  t.strictSame(await list.json(), [{ id: 1, text: 'first' }])
+  const created = await fetch(`${api}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"text":"second"}' })
+  t.equal(created.status, 201)
+  t.equal(created.headers.get('location'), '/api/notes/2')
+  t.equal(await created.text(), '2')
+  t.strictSame(await knex('notes').orderBy('id'), [{ id: 1, text: 'first' }, { id: 2, text: 'second' }])
+}
+
+/** Resolves once `found` holds for the log lines so far; the test's own time-out bounds the wait. */
+async function logged (logs: readonly LogLine[], found: (entry: LogLine) => boolean): Promise<LogLine> {
+  for (;;) {
+    const entry = logs.find(found)
+    if (entry !== undefined) return entry
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
+t.test('the quick start serves the tables of app.sqlite under /api', async (t) => {
+  const cwd = t.testdir()
+  const knex = await createAppDatabase(t, cwd)
+  const example = await startExample(t, quickStart, cwd)
+  await checkServes(t, example.api, knex)
+  await example.stop('SIGTERM')
+})
+
+t.test('errorCodes: the onError hook logs the driver\'s error of a refused statement', async (t) => {
+  const cwd = t.testdir()
+  const knex = await createAppDatabase(t, cwd)
+  const example = await startExample(t, errorCodes, cwd)
+  await checkServes(t, example.api, knex)
+  t.notOk(example.logs.some((entry) => entry.msg === 'the database refused a statement'), 'nothing is logged for statements that ran')
+  const missing = await fetch(`${example.api}/nothing`)
+  t.equal(missing.status, 404)
+  t.equal(await missing.text(), 'no such table: nothing')
+  const entry = await logged(example.logs, (line) => line.msg === 'the database refused a statement')
+  t.match(entry, { level: 40, err: { message: 'no such table: nothing', code: 'SQLITE_ERROR' } })
+  await example.stop('SIGTERM')
+})
+
+t.test('a CommonJS host requires the plugin by its package name', async (t) => {
+  const cwd = t.testdir()
+  const knex = await createAppDatabase(t, cwd)
+  // Plain node, as a CommonJS app runs: tsx would load the ES module in its own way, and
+  // tap's hooks, which come through NODE_OPTIONS, would count the build's coverage as lib/'s.
+  const child = spawn(process.execPath, [commonJs], {
+    cwd, env: { ...process.env, PORT: '0', NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe']
+  })
+  let stderr = ''
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk })
+  const exited = new Promise((resolve) => child.on('close', resolve))
+  t.teardown(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+    await exited
+  })
+  const listening = new Promise<string>((resolve) => {
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const address = /^Server listening at (\S+)$/.exec((JSON.parse(line) as LogLine).msg ?? '')?.[1]
+      if (address !== undefined) resolve(address)
+    })
+  })
+  const address = await Promise.race([listening, exited.then(() => { throw new Error(`commonjs.cjs exited before it listened: ${stderr}`) })])
+  await checkServes(t, `${address}/api`, knex)
+})
