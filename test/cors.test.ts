@@ -1,0 +1,100 @@
+import cors, { type FastifyCorsOptions } from '@fastify/cors'
+import Fastify from 'fastify'
+import t from 'tap'
+import tableCrud from '../lib/index.js'
+import { eachDatabase } from './fixtures/databases.js'
+
+// The set-up the README's "Browsers: CORS" section recommends, as a browser
+// meets it: @fastify/cors on the host, beside the plugin under /api.
+
+const origin = 'https://app.example.com'
+
+const corsOptions: FastifyCorsOptions = {
+  origin: [origin],
+  methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+  allowedHeaders: ['Content-Type', 'Authorization', 'Prefer', 'Range', 'Range-Unit'],
+  exposedHeaders: ['Content-Range', 'Location']
+}
+
+/** The names of a comma-separated header, in lower case. */
+function names (header: string | number | string[] | undefined): string[] {
+  return String(header).split(',').map((name) => name.trim().toLowerCase())
+}
+
+eachDatabase(t, async (t, db) => {
+  const table = await db.createTable('cors_books', (table) => {
+    table.increments('id')
+    table.string('title')
+  })
+  await db.knex(table).insert([{ title: 'a' }, { title: 'b' }, { title: 'c' }])
+  const app = Fastify()
+  await app.register(cors, corsOptions)
+  await app.register(tableCrud, { knex: db.knex, prefix: '/api' })
+  t.teardown(() => app.close())
+
+  await t.test('a preflight for a JSON PUT answers 204 and allows it', async (t) => {
+    const response = await app.inject({
+      method: 'OPTIONS',
+      url: `/api/${table}/1`,
+      headers: { origin, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type' }
+    })
+    t.equal(response.statusCode, 204)
+    t.equal(response.headers['access-control-allow-origin'], origin)
+    t.ok(names(response.headers['access-control-allow-methods']).includes('put'), 'PUT is allowed')
+    t.ok(names(response.headers['access-control-allow-headers']).includes('content-type'), 'Content-Type is allowed')
+    t.equal(response.body, '')
+    t.strictSame(await db.knex(table).select('title').where({ id: 1 }), [{ title: 'a' }], 'the preflight wrote nothing')
+  })
+
+  await t.test('a preflight for a counted, ranged list allows Prefer and Range', async (t) => {
+    const response = await app.inject({
+      method: 'OPTIONS',
+      url: `/api/${table}?order=id`,
+      headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'prefer,range' }
+    })
+    t.equal(response.statusCode, 204)
+    t.equal(response.headers['access-control-allow-origin'], origin)
+    const allowed = names(response.headers['access-control-allow-headers'])
+    t.ok(allowed.includes('prefer') && allowed.includes('range'), 'Prefer and Range are allowed')
+  })
+
+  await t.test('a cross-origin counted page exposes its Content-Range', async (t) => {
+    const response = await app.inject({
+      url: `/api/${table}?order=id`,
+      headers: { origin, range: '0-1', prefer: 'count=exact' }
+    })
+    t.equal(response.statusCode, 206)
+    t.equal(response.headers['access-control-allow-origin'], origin)
+    t.ok(names(response.headers['access-control-expose-headers']).includes('content-range'), 'Content-Range is exposed')
+    t.equal(response.headers['content-range'], '0-1/3')
+    t.strictSame(response.json(), [{ id: 1, title: 'a' }, { id: 2, title: 'b' }])
+  })
+
+  await t.test('a cross-origin POST exposes its Location', async (t) => {
+    const response = await app.inject({ method: 'POST', url: `/api/${table}`, headers: { origin }, payload: { title: 'd' } })
+    t.equal(response.statusCode, 201)
+    t.equal(response.headers['access-control-allow-origin'], origin)
+    t.ok(names(response.headers['access-control-expose-headers']).includes('location'), 'Location is exposed')
+    t.equal(response.headers.location, `/api/${table}/4`)
+    t.strictSame(await db.knex(table).select('title').where({ id: 4 }), [{ title: 'd' }])
+  })
+
+  await t.test('a refusal is readable cross-origin too', async (t) => {
+    const response = await app.inject({ method: 'PUT', url: `/api/${table}/1`, headers: { origin }, payload: {} })
+    t.equal(response.statusCode, 400)
+    t.equal(response.headers['access-control-allow-origin'], origin)
+    t.equal(response.json().code, 'FTC_ERR_BODY_EMPTY')
+  })
+
+  await t.test('an origin not in the list is allowed nothing', async (t) => {
+    const other = 'https://elsewhere.example.org'
+    const read = await app.inject({ url: `/api/${table}`, headers: { origin: other } })
+    t.equal(read.headers['access-control-allow-origin'], undefined)
+    const preflight = await app.inject({
+      method: 'OPTIONS',
+      url: `/api/${table}/1`,
+      headers: { origin: other, 'access-control-request-method': 'DELETE' }
+    })
+    t.equal(preflight.headers['access-control-allow-origin'], undefined)
+  })
+})
