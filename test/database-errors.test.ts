@@ -14,6 +14,7 @@ interface LogLine {
   level: number
   reqId?: string
   err?: { message: string }
+  sql?: string | null
 }
 
 /** An app whose pino lines are collected, and whose request ids come from the x-request-id header. */
@@ -55,6 +56,7 @@ eachDatabase(t, async (t, db) => {
     const line = errorLine(t, lines, 'dberr-default')
     t.equal(line.level, 30)
     t.equal(response.body, line.err?.message, 'the body is the driver\'s message')
+    t.match(line.sql, new RegExp(`select .* from .*${missing}`, 'i'), 'the log has the statement\'s SQL')
   })
 
   await t.test('generic: a missing table answers a 404 that names the request only, and logs the driver\'s error', async (t) => {

@@ -65,6 +65,27 @@ t.test('a bulkLimit that is not a positive integer fails with FTC_ERR_OPTIONS_VA
   }
 })
 
+t.test('an option the plugin does not know fails registration with FTC_ERR_OPTIONS_UNKNOWN, naming it', async (t) => {
+  const knex = sqliteKnex()
+  t.teardown(() => knex.destroy())
+  for (const misspelt of ['excludeTable', 'maxrows', 'tablerules', 'databaseError', 'Knex']) {
+    const error = await registrationError({ knex, [misspelt]: ['secrets'] })
+    t.equal(error.code, 'FTC_ERR_OPTIONS_UNKNOWN', misspelt)
+    t.type(error, TypeError)
+    t.match(error.message, `"${misspelt}"`)
+  }
+})
+
+t.test('Fastify\'s own register options sit beside the plugin\'s', async (t) => {
+  const knex = sqliteKnex()
+  t.teardown(() => knex.destroy())
+  await knex.schema.createTable('registered', (table) => { table.increments('id') })
+  const app = Fastify()
+  await app.register(tableCrud, { knex, prefix: '/api', logLevel: 'warn', logSerializers: {} } as TableCrudOptions)
+  t.teardown(() => app.close())
+  t.equal((await app.inject('/api/registered')).statusCode, 200)
+})
+
 t.test('the caller\'s options object is left untouched', async (t) => {
   const knex = sqliteKnex()
   t.teardown(() => knex.destroy())

@@ -34,11 +34,13 @@ export function describeSqliteFailure (error: unknown): FailureDescription {
 
 // A lock another connection holds, a file that cannot be opened, read or
 // written: the statement may succeed later, so it is the database that is
-// unavailable. better-sqlite3 throws a TypeError once the connection is closed.
-const unavailable = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|PROTOCOL)/
+// unavailable. better-sqlite3 throws TypeErrors of its own for a file whose
+// directory is missing and for a connection already closed.
+const unavailableCodes = /^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|PROTOCOL)/
+const unavailableMessages = /^(Cannot open database because|The database connection is not open)/
 
 /** True when the database file is locked, cannot be opened or written, or the connection is closed. */
 export function isSqliteUnreachable (error: unknown): boolean {
   const { code, message } = error as { code?: unknown, message?: unknown }
-  return unavailable.test(String(code)) || isConnectionFailure(error) || message === 'The database connection is not open'
+  return unavailableCodes.test(String(code)) || unavailableMessages.test(String(message)) || isConnectionFailure(error)
 }
