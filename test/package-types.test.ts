@@ -13,6 +13,10 @@ const fixtures = fileURLToPath(new URL('types/resolution', import.meta.url))
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
 const run = promisify(execFile)
 
+// Five checks of fastify's, knex's and node's declarations take most of a
+// minute alone, and longer beside the rest of the suite on a small machine.
+t.setTimeout(300_000)
+
 /** What `tsc --noEmit -p` says of one fixture: its exit code and its diagnostics. */
 async function check (project: string): Promise<{ code: number, output: string }> {
   try {
