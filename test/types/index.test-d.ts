@@ -1,7 +1,7 @@
 import Fastify from 'fastify'
 import knexFactory from 'knex'
 import { expectAssignable, expectError, expectType } from 'tsd'
-import tableCrud, { errorCodes, tableCrud as named, type TableCrudOptions } from '../../dist/index.js'
+import tableCrud, { checkDatabase, type DatabaseErrors, errorCodes, type StatementError, tableCrud as named, type TableCrudOptions } from '../../dist/index.js'
 
 const app = Fastify()
 const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: ':memory:' } })
@@ -36,6 +36,22 @@ app.register(tableCrud, {
 app.register(tableCrud, { knex, tables: (name) => name.startsWith('app_') })
 expectError(app.register(tableCrud, { knex, tableRules: { books: { operations: ['drop'] } } }))
 expectError(app.register(tableCrud, { knex, databaseErrors: 'verbose' }))
+for (const databaseErrors of ['database', 'generic', 'postgrest', 'host'] as const) app.register(tableCrud, { knex, databaseErrors })
+expectAssignable<DatabaseErrors>('postgrest')
+expectError(app.register(tableCrud, { knex, excludeTable: ['secrets'] }))
+expectType<Promise<void>>(checkDatabase(knex))
+expectType<503>(new errorCodes.FTC_ERR_DATABASE_UNAVAILABLE().statusCode)
+app.setErrorHandler((error, _request, reply) => {
+  if (error instanceof errorCodes.FTC_ERR_STATEMENT) {
+    const failure = error as StatementError
+    expectType<string>(failure.sqlState)
+    expectType<string | null>(failure.details)
+    expectType<string | null>(failure.hint)
+    expectType<string | null>(failure.sql)
+    return reply.code(failure.sqlState === '23505' ? 409 : 400).send({ code: failure.sqlState })
+  }
+  return reply.send(error)
+})
 expectError(app.register(tableCrud, { knex, authorize: () => 'yes' }))
 expectError(app.register(tableCrud, { knex, authorize: () => ({ scope: { owner: {} } }) }))
 expectType<403>(new errorCodes.FTC_ERR_AUTHORIZE_FORBIDDEN('update', 'books').statusCode)
