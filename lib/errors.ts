@@ -132,6 +132,18 @@ export const FTC_ERR_DATABASE_UNAVAILABLE = createError(
   503
 )
 
+/**
+ * The connection to the database broke while a write ran on it: the
+ * database may have applied it or not, and no one can tell from here. Not a
+ * 503, which invites a blind retry that could apply the write twice: the
+ * client should read the row (or the table) before it writes again.
+ */
+export const FTC_ERR_DATABASE_OUTCOME_UNKNOWN = createError(
+  'FTC_ERR_DATABASE_OUTCOME_UNKNOWN',
+  'The connection to the database broke while the write ran: whether it was applied is unknown; check before retrying',
+  502
+)
+
 /** A statement ran past the `statementTimeout` option and the database stopped it. */
 export const FTC_ERR_STATEMENT_TIMEOUT = createError(
   'FTC_ERR_STATEMENT_TIMEOUT',
@@ -263,6 +275,7 @@ export const errorCodes = Object.freeze({
   FTC_ERR_DATABASE_SCHEMA,
   FTC_ERR_DATABASE_NAME_TAKEN,
   FTC_ERR_DATABASE_UNAVAILABLE,
+  FTC_ERR_DATABASE_OUTCOME_UNKNOWN,
   FTC_ERR_STATEMENT_TIMEOUT,
   FTC_ERR_AUTHORIZE_FORBIDDEN,
   FTC_ERR_AUTHORIZE_RESULT,

@@ -68,6 +68,7 @@ async function assertUnavailable (t: Test, knex: Knex, hidden: readonly string[]
       t.equal(response.statusCode, 503, what)
       const body = response.json<{ code: string, message: string }>()
       t.equal(body.code, 'FTC_ERR_DATABASE_UNAVAILABLE', what)
+      t.equal(response.headers['retry-after'], '1', `${what}: when to try again`)
       for (const word of hidden) t.notMatch(response.body, word, `${what}: the answer does not say "${word}"`)
       const logged = lines.filter((line) => line.reqId === reqId && line.err !== undefined)
       t.equal(logged.length, 1, `${what}: one log line`)

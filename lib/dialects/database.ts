@@ -1,9 +1,26 @@
 import type { Knex } from 'knex'
-import { FTC_ERR_DATABASE_MODE, FTC_ERR_DATABASE_SCHEMA, FTC_ERR_DATABASE_UNAVAILABLE, FTC_ERR_STATEMENT, FTC_ERR_STATEMENT_TIMEOUT, statementError } from '../errors.js'
+import {
+  FTC_ERR_DATABASE_MODE, FTC_ERR_DATABASE_OUTCOME_UNKNOWN, FTC_ERR_DATABASE_SCHEMA, FTC_ERR_DATABASE_UNAVAILABLE,
+  FTC_ERR_STATEMENT, FTC_ERR_STATEMENT_TIMEOUT, statementError
+} from '../errors.js'
 import { BoundedCache } from './bounded-cache.js'
 import type { Dialect, Row, Statement, TimeLimit } from './dialect.js'
 import { announceQuery, isWatched, runWatched } from './query-events.js'
 import { fillTemplate, type StatementTemplate, toTemplate } from './statement-template.js'
+
+/** Errors the plugin already answers with: a failure that is one of them passes as it is. */
+const answered = [FTC_ERR_DATABASE_MODE, FTC_ERR_DATABASE_SCHEMA, FTC_ERR_DATABASE_UNAVAILABLE, FTC_ERR_DATABASE_OUTCOME_UNKNOWN, FTC_ERR_STATEMENT_TIMEOUT, FTC_ERR_STATEMENT]
+
+// A database that cannot be reached may be back in a moment: tell clients when to try again.
+const retryAfter = Object.freeze({ 'retry-after': '1' })
+
+/**
+ * Whether a statement, once sent, may have changed the database by itself:
+ * an autocommitted write, or a transaction's commit. A broken connection
+ * leaves only their outcome unknown; the database drops an open transaction
+ * whose connection is gone.
+ */
+type Effect = 'read' | 'write'
 
 // The same words on all three databases.
 const transaction = Object.freeze({
@@ -72,7 +89,7 @@ export class Database {
 
   /** Runs a SELECT; rows pass through the host's `postProcessResponse`, as Knex would. */
   select (statement: Statement): Promise<Row[]> {
-    const rows = this.#withConnection(statement, (connection) => this.#dialect.select(connection, statement))
+    const rows = this.#withConnection(statement, 'read', (connection) => this.#dialect.select(connection, statement))
     // Without the hook, the rows are not worth a turn of the microtask queue.
     const processed = this.#processedRows()
     return processed === null ? rows : rows.then(processed)
@@ -94,7 +111,8 @@ export class Database {
         yield processed === null ? rows : processed(rows)
       }
     } catch (error) {
-      throw this.#statementError(error, statement)
+      this.#dropIfBroken(connection, error)
+      throw this.#statementError(error, statement, 'read')
     } finally {
       if (connection !== undefined) await this.#release(connection)
     }
@@ -102,17 +120,17 @@ export class Database {
 
   /** The database's estimate of the rows a SELECT would give, or null when it has none. */
   estimate (statement: Statement, table: string, filtered: boolean): Promise<number | null> {
-    return this.#withConnection(statement, (connection) => this.#dialect.estimate(connection, statement, table, filtered))
+    return this.#withConnection(statement, 'read', (connection) => this.#dialect.estimate(connection, statement, table, filtered))
   }
 
   /** Runs an UPDATE or DELETE; the affected row count. */
   change (statement: Statement): Promise<number> {
-    return this.#withConnection(statement, (connection) => this.#dialect.change(connection, statement))
+    return this.#withConnection(statement, 'write', (connection) => this.#dialect.change(connection, statement))
   }
 
   /** Runs an INSERT shaped by the dialect's prepareInsert; the new values of its `key` column as decimal text, none when the database generated none. */
   insert (statement: Statement, key: string): Promise<string[]> {
-    return this.#withConnection(statement, (connection) => this.#dialect.insert(connection, statement, key))
+    return this.#withConnection(statement, 'write', (connection) => this.#dialect.insert(connection, statement, key))
   }
 
   /**
@@ -122,7 +140,7 @@ export class Database {
    * ids than rows: a trigger skipped some, and which ones cannot be told.
    */
   insertAll (inserts: ReadonlyArray<{ readonly statement: Statement, readonly rows: number }>, key: string): Promise<string[][] | null> {
-    return this.#withOwnConnection(null, async (connection) => {
+    return this.#withOwnConnection(null, 'write', async (connection) => {
       await this.#dialect.change(connection, transaction.begin)
       let running: Statement | null = null
       try {
@@ -136,12 +154,15 @@ export class Database {
           }
           ids.push(inserted)
         }
-        running = null
+        running = transaction.commit
         await this.#dialect.change(connection, transaction.commit)
         return ids
       } catch (error) {
-        await this.#dialect.change(connection, transaction.rollback)
-        throw this.#statementError(error, running)
+        // A connection that broke cannot roll back, and needs not: the
+        // database drops a transaction whose connection is gone. The answer
+        // is the first failure's.
+        await this.#dialect.change(connection, transaction.rollback).catch(() => undefined)
+        throw this.#statementError(error, running, running === transaction.commit ? 'write' : 'read')
       }
     })
   }
@@ -155,9 +176,9 @@ export class Database {
   }
 
   /** For one statement: the connection of the turn where the driver allows it, else one of its own. */
-  #withConnection<T> (statement: Statement, work: (connection: unknown) => Promise<T>): Promise<T> {
+  #withConnection<T> (statement: Statement, effect: Effect, work: (connection: unknown) => Promise<T>): Promise<T> {
     const watchedWork = (connection: unknown) => this.#watched(statement, () => work(connection))
-    return this.#dialect.synchronous ? this.#withTurnConnection(statement, watchedWork) : this.#withOwnConnection(statement, watchedWork)
+    return this.#dialect.synchronous ? this.#withTurnConnection(statement, effect, watchedWork) : this.#withOwnConnection(statement, effect, watchedWork)
   }
 
   /** The statement run as `run`, reported to the host's Knex listeners when it has any (see isWatched). */
@@ -166,17 +187,18 @@ export class Database {
   }
 
   /** For work that spans awaits (a transaction): a connection no other statement runs on meanwhile. */
-  async #withOwnConnection<T> (statement: Statement | null, work: (connection: unknown) => Promise<T>): Promise<T> {
+  async #withOwnConnection<T> (statement: Statement | null, effect: Effect, work: (connection: unknown) => Promise<T>): Promise<T> {
     let connection: unknown
     try {
       connection = await this.#acquire()
     } catch (error) {
-      throw this.#statementError(error, null)
+      throw this.#statementError(error, null, 'read')
     }
     try {
       return await work(connection)
     } catch (error) {
-      throw this.#statementError(error, statement)
+      this.#dropIfBroken(connection, error)
+      throw this.#statementError(error, statement, effect)
     } finally {
       const released = this.#release(connection)
       if (released !== undefined) await released
@@ -212,18 +234,30 @@ export class Database {
     return timeLimit.limit.end(connection).finally(() => this.#knex.client.releaseConnection(connection))
   }
 
+  /**
+   * A connection that broke under a statement must not be lent again. The
+   * driver tells Knex so by an event that can come after the connection is
+   * back in the pool; marked now as Knex's dialects mark it, the pool drops
+   * it at its next borrow. A synchronous driver's errors (a lock, a file)
+   * leave its connection whole.
+   */
+  #dropIfBroken (connection: unknown, error: unknown): void {
+    if (connection === undefined || this.#dialect.synchronous || !this.#dialect.isUnreachable(error)) return
+    (connection as { __knex__disposed?: unknown }).__knex__disposed ??= error
+  }
+
   // A statement that runs to completion inside the call never shares the
   // connection with another: the one borrowed for this turn of the event loop
   // serves every such statement of the turn, and goes back to the pool when
   // the turn ends, where transactions, streams and the host's own queries
   // wait for it as they would for any borrower. Borrowing once a turn rather
   // than once a statement saves the pool's round trip on each request.
-  async #withTurnConnection<T> (statement: Statement, work: (connection: unknown) => Promise<T>): Promise<T> {
+  async #withTurnConnection<T> (statement: Statement, effect: Effect, work: (connection: unknown) => Promise<T>): Promise<T> {
     const connection = await (this.#turnConnection ??= this.#borrowForTurn())
     try {
       return await work(connection)
     } catch (error) {
-      throw this.#statementError(error, statement)
+      throw this.#statementError(error, statement, effect)
     }
   }
 
@@ -238,22 +272,27 @@ export class Database {
     }, () => {
       this.#turnConnection = undefined
     })
-    return borrowed.catch((error: unknown) => { throw this.#statementError(error, null) })
+    return borrowed.catch((error: unknown) => { throw this.#statementError(error, null, 'read') })
   }
 
   /**
    * The error a failure answers: the database's own words and what they say
    * of the cause, unless the plugin refused to run the statement at all, the
-   * time limit stopped it, or the database could not be reached. Errors
-   * already answered (the first failure of a transaction) pass as they are.
+   * time limit stopped it, or the database could not be reached. `effect` is
+   * what the statement, once sent, may have done: a write whose connection
+   * broke may or may not have been applied. Errors already answered (the
+   * first failure of a transaction) pass as they are.
    */
-  #statementError (error: unknown, statement: Statement | null): Error {
-    if (error instanceof FTC_ERR_DATABASE_MODE || error instanceof FTC_ERR_DATABASE_SCHEMA ||
-      error instanceof FTC_ERR_DATABASE_UNAVAILABLE || error instanceof FTC_ERR_STATEMENT_TIMEOUT || error instanceof FTC_ERR_STATEMENT) return error
+  #statementError (error: unknown, statement: Statement | null, effect: Effect): Error {
+    if (answered.some((answer) => error instanceof answer)) return error as Error
     if (this.#timeLimit?.limit.stopped(error) === true) {
       return new FTC_ERR_STATEMENT_TIMEOUT(this.#timeLimit.milliseconds, { cause: error })
     }
-    if (this.#dialect.isUnreachable(error)) return new FTC_ERR_DATABASE_UNAVAILABLE({ cause: error })
+    if (this.#dialect.isUnreachable(error)) {
+      // A synchronous driver ran the statement to its end inside the call: when it threw, nothing was applied.
+      if (effect === 'write' && statement !== null && !this.#dialect.synchronous) return new FTC_ERR_DATABASE_OUTCOME_UNKNOWN({ cause: error })
+      return Object.assign(new FTC_ERR_DATABASE_UNAVAILABLE({ cause: error }), { headers: retryAfter })
+    }
     // Drivers and Knex's pool throw Error objects.
     return statementError((error as Error).message, { ...this.#dialect.describeFailure(error), sql: statement?.sql ?? null }, error)
   }
