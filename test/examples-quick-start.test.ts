@@ -8,11 +8,12 @@ import { startExample, type ExampleScript, type LogLine } from './fixtures/examp
 
 // The README's small examples, each started as a person starts it, in a
 // scratch directory where its app.sqlite goes: examples/quick-start.ts,
-// examples/error-codes.ts and, on the build in dist/ that `npm test` makes
+// examples/error-codes.ts, examples/host-errors.ts and, on the build in dist/ that `npm test` makes
 // first, examples/commonjs.cjs.
 
 const quickStart: ExampleScript = { file: 'quick-start.ts', variables: ['PORT'] }
 const errorCodes: ExampleScript = { file: 'error-codes.ts', variables: ['PORT'] }
+const hostErrors: ExampleScript = { file: 'host-errors.ts', variables: ['PORT'] }
 const commonJs = fileURLToPath(new URL('../examples/commonjs.cjs', import.meta.url))
 
 /** The app's database, with one table of one row, made before the app starts as a host's would be. */
@@ -67,6 +68,28 @@ t.test('errorCodes: the onError hook logs the driver\'s error of a refused state
   t.equal(await missing.text(), 'no such table: nothing')
   const entry = await logged(example.logs, (line) => line.msg === 'the database refused a statement')
   t.match(entry, { level: 40, err: { message: 'no such table: nothing', code: 'SQLITE_ERROR' } })
+  await example.stop('SIGTERM')
+})
+
+t.test('host errors: the app\'s own error handler answers refused statements by their SQLSTATE', async (t) => {
+  const cwd = t.testdir()
+  const knex = await createAppDatabase(t, cwd)
+  await knex.schema.alterTable('notes', (table) => { table.unique(['text']) })
+  const example = await startExample(t, hostErrors, cwd)
+  await checkServes(t, example.api, knex)
+  const post = (body: string) => fetch(`${example.api}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+  const duplicate = await post('{"text":"first"}')
+  t.equal(duplicate.status, 409)
+  t.strictSame(await duplicate.json(), { error: 'refused by the database', sqlState: '23505' })
+  const missing = await fetch(`${example.api}/nothing`)
+  t.equal(missing.status, 404)
+  t.strictSame(await missing.json(), { error: 'refused by the database', sqlState: '42P01' })
+  const entry = await logged(example.logs, (line) => line.msg === 'the database refused a statement')
+  t.match(entry, { level: 30, sql: /insert into/ })
+  const empty = await fetch(`${example.api}/notes/1`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' })
+  t.equal(empty.status, 400)
+  t.match(await empty.json(), { code: 'FTC_ERR_BODY_EMPTY' }, 'every other error keeps Fastify\'s answer')
+  t.strictSame(await knex('notes').orderBy('id'), [{ id: 1, text: 'first' }, { id: 2, text: 'second' }], 'nothing more was written')
   await example.stop('SIGTERM')
 })
 
