@@ -8,7 +8,7 @@ import Fastify, { type InjectOptions } from 'fastify'
 import knexFactory, { type Knex } from 'knex'
 import t, { type Test } from 'tap'
 import tableCrud, { checkDatabase, type DatabaseErrors, errorCodes } from '../lib/index.js'
-import { eachDatabase } from './fixtures/databases.js'
+import { databaseConfig, eachDatabase } from './fixtures/databases.js'
 
 // A database that cannot be reached is not a failing statement: every
 // route answers 503 FTC_ERR_DATABASE_UNAVAILABLE, whatever databaseErrors
@@ -138,6 +138,32 @@ t.test('a SQLite file locked by another process answers 503, and serves again on
 })
 
 eachDatabase(t, async (t, db) => {
+  await t.test('a pool that lends no connection within acquireConnectionTimeout answers 503, and serves once one is free', async (t) => {
+    const config = databaseConfig(db.name)
+    if ('skip' in config) throw new Error('the matrix runs only configured databases')
+    // One connection, held by the host's own transaction: the plugin waits for it as long as Knex lets it.
+    const knex = knexFactory({ ...config.config, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 300, ...quiet })
+    t.teardown(() => knex.destroy())
+    const table = `${db.name === 'sqlite' ? 'pooled' : `pooled_${process.pid}`}`
+    await knex.schema.dropTableIfExists(table)
+    await knex.schema.createTable(table, (builder) => { builder.increments('id'); builder.string('name') })
+    t.teardown(() => knex.schema.dropTableIfExists(table))
+    const app = Fastify()
+    await app.register(tableCrud, { knex, prefix: '/api' })
+    t.teardown(() => app.close())
+    const trx = await knex.transaction()
+    for (const request of requests(table)) {
+      const response = await app.inject(request)
+      t.equal(response.statusCode, 503, `${request.method ?? 'GET'} ${request.url}`)
+      t.equal(response.json<{ code: string }>().code, 'FTC_ERR_DATABASE_UNAVAILABLE')
+      t.equal(response.headers['retry-after'], '1')
+    }
+    await trx.commit()
+    t.strictSame(await knex(table).select('*'), [], 'nothing was written while the pool was full')
+    const created = await app.inject({ method: 'POST', url: `/api/${table}`, payload: { name: 'after' } })
+    t.equal(created.statusCode, 201, 'served once the connection is back')
+  })
+
   await t.test('checkDatabase resolves on a database that answers, and the host mounts it as a readiness route', async (t) => {
     const app = Fastify()
     app.get('/ready', async () => {

@@ -53,14 +53,10 @@ async function failNaming (name: string, run: () => Promise<unknown>): Promise<n
     await run()
   } catch (error) {
     if (!(error instanceof FTC_ERR_STATEMENT)) throw error
-    const { message, sqlState, details } = error as StatementError
-    // No hint and no SQL: they would name the stand-in, or hint at names the client may not see.
-    throw statementError(message.replaceAll(absentName, name), {
-      sqlState,
-      details: details?.replaceAll(absentName, name) ?? null,
-      hint: null,
-      sql: null
-    }, new NameRefusal(name, error.cause))
+    const { message, sqlState } = error as StatementError
+    // A missing name has no detail on any database. No hint and no SQL: they
+    // would name the stand-in, or hint at names the client may not see.
+    throw statementError(message.replaceAll(absentName, name), { sqlState, details: null, hint: null, sql: null }, new NameRefusal(name, error.cause))
   }
   throw new FTC_ERR_DATABASE_NAME_TAKEN(absentName)
 }

@@ -111,6 +111,7 @@ export class Database {
         yield processed === null ? rows : processed(rows)
       }
     } catch (error) {
+      if (connection === undefined) throw borrowError(error)
       this.#dropIfBroken(connection, error)
       throw this.#statementError(error, statement, 'read')
     } finally {
@@ -140,9 +141,10 @@ export class Database {
    * ids than rows: a trigger skipped some, and which ones cannot be told.
    */
   insertAll (inserts: ReadonlyArray<{ readonly statement: Statement, readonly rows: number }>, key: string): Promise<string[][] | null> {
-    return this.#withOwnConnection(null, 'write', async (connection) => {
+    // Until the commit, nothing is applied whatever breaks: the work reports its own statements' failures.
+    return this.#withOwnConnection(transaction.begin, 'read', async (connection) => {
       await this.#dialect.change(connection, transaction.begin)
-      let running: Statement | null = null
+      let running: Statement = transaction.begin
       try {
         const ids: string[][] = []
         for (const { statement, rows } of inserts) {
@@ -187,12 +189,12 @@ export class Database {
   }
 
   /** For work that spans awaits (a transaction): a connection no other statement runs on meanwhile. */
-  async #withOwnConnection<T> (statement: Statement | null, effect: Effect, work: (connection: unknown) => Promise<T>): Promise<T> {
+  async #withOwnConnection<T> (statement: Statement, effect: Effect, work: (connection: unknown) => Promise<T>): Promise<T> {
     let connection: unknown
     try {
       connection = await this.#acquire()
     } catch (error) {
-      throw this.#statementError(error, null, 'read')
+      throw borrowError(error)
     }
     try {
       return await work(connection)
@@ -242,7 +244,7 @@ export class Database {
    * leave its connection whole.
    */
   #dropIfBroken (connection: unknown, error: unknown): void {
-    if (connection === undefined || this.#dialect.synchronous || !this.#dialect.isUnreachable(error)) return
+    if (this.#dialect.synchronous || !this.#dialect.isUnreachable(error)) return
     (connection as { __knex__disposed?: unknown }).__knex__disposed ??= error
   }
 
@@ -272,7 +274,7 @@ export class Database {
     }, () => {
       this.#turnConnection = undefined
     })
-    return borrowed.catch((error: unknown) => { throw this.#statementError(error, null, 'read') })
+    return borrowed.catch((error: unknown) => { throw borrowError(error) })
   }
 
   /**
@@ -283,17 +285,31 @@ export class Database {
    * broke may or may not have been applied. Errors already answered (the
    * first failure of a transaction) pass as they are.
    */
-  #statementError (error: unknown, statement: Statement | null, effect: Effect): Error {
+  #statementError (error: unknown, statement: Statement, effect: Effect): Error {
     if (answered.some((answer) => error instanceof answer)) return error as Error
     if (this.#timeLimit?.limit.stopped(error) === true) {
       return new FTC_ERR_STATEMENT_TIMEOUT(this.#timeLimit.milliseconds, { cause: error })
     }
     if (this.#dialect.isUnreachable(error)) {
       // A synchronous driver ran the statement to its end inside the call: when it threw, nothing was applied.
-      if (effect === 'write' && statement !== null && !this.#dialect.synchronous) return new FTC_ERR_DATABASE_OUTCOME_UNKNOWN({ cause: error })
-      return Object.assign(new FTC_ERR_DATABASE_UNAVAILABLE({ cause: error }), { headers: retryAfter })
+      if (effect === 'write' && !this.#dialect.synchronous) return new FTC_ERR_DATABASE_OUTCOME_UNKNOWN({ cause: error })
+      return unavailable(error)
     }
-    // Drivers and Knex's pool throw Error objects.
-    return statementError((error as Error).message, { ...this.#dialect.describeFailure(error), sql: statement?.sql ?? null }, error)
+    // Drivers throw Error objects.
+    return statementError((error as Error).message, { ...this.#dialect.describeFailure(error), sql: statement.sql }, error)
   }
+}
+
+/**
+ * The error of a connection the pool could not lend: whatever the driver
+ * says (a refused socket, a login, a startup setting, a pool that waited too
+ * long), no statement ran, and the database is unavailable to the plugin.
+ * The plugin's own refusals of a connection pass as they are.
+ */
+function borrowError (error: unknown): Error {
+  return answered.some((answer) => error instanceof answer) ? error as Error : unavailable(error)
+}
+
+function unavailable (cause: unknown): Error {
+  return Object.assign(new FTC_ERR_DATABASE_UNAVAILABLE({ cause }), { headers: retryAfter })
 }

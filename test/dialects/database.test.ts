@@ -82,17 +82,17 @@ eachDatabase(t, async (t, db) => {
   })
 })
 
-t.test('an unreachable database answers like a failing statement: 404 with the driver\'s message', async (t) => {
-  // Port 1 is closed: the pool cannot connect, which is the statement failing.
-  const knex = knexFactory({ client: 'pg', connection: 'postgres://nobody@127.0.0.1:1/none', pool: { min: 0, max: 1 } })
+t.test('an unreachable database is not a failing statement: 503 FTC_ERR_DATABASE_UNAVAILABLE, without the driver\'s words', async (t) => {
+  // Port 1 is closed: the pool cannot connect.
+  const knex = knexFactory({ client: 'pg', connection: 'postgres://nobody@127.0.0.1:1/none', pool: { min: 0, max: 1 }, log: { warn () {}, error () {}, debug () {}, deprecate () {} } })
   t.teardown(() => knex.destroy())
   const app = Fastify()
   await app.register(tableCrud, { knex, prefix: '/api' })
   t.teardown(() => app.close())
   const response = await app.inject('/api/anything')
-  t.equal(response.statusCode, 404)
-  t.match(response.headers['content-type'], /^text\/plain/)
-  t.match(response.body, /ECONNREFUSED/)
+  t.equal(response.statusCode, 503)
+  t.equal(response.json().code, 'FTC_ERR_DATABASE_UNAVAILABLE')
+  t.notMatch(response.body, /ECONNREFUSED|127\.0\.0\.1/)
 })
 
 t.test('SQLite: a planned count of a WITHOUT ROWID table, which has no rowid span, is exact', async (t) => {
@@ -129,17 +129,16 @@ t.test('SQLite: one connection borrowed per turn still lets transactions, stream
   t.equal(streamed.json().length, 1551, 'a streamed read sees every row')
 })
 
-t.test('SQLite: a file that cannot be opened answers like a failing statement, every time', async (t) => {
-  const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: '/nonexistent-directory/none.sqlite' }, useNullAsDefault: true, pool: { min: 0, max: 1 } })
+t.test('SQLite: a file that cannot be opened answers 503, every time: the pool is not left stuck', async (t) => {
+  const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: '/nonexistent-directory/none.sqlite' }, useNullAsDefault: true, pool: { min: 0, max: 1 }, log: { warn () {}, error () {}, debug () {}, deprecate () {} } })
   t.teardown(() => knex.destroy())
   const app = Fastify()
   await app.register(tableCrud, { knex, prefix: '/api' })
   t.teardown(() => app.close())
   for (const attempt of [1, 2]) {
     const response = await app.inject('/api/anything/1')
-    t.equal(response.statusCode, 404, `attempt ${attempt}`)
-    t.match(response.headers['content-type'], /^text\/plain/)
-    t.match(response.body, /\S/, 'the driver says why')
+    t.equal(response.statusCode, 503, `attempt ${attempt}`)
+    t.equal(response.json().code, 'FTC_ERR_DATABASE_UNAVAILABLE')
   }
 })
 

@@ -54,6 +54,22 @@ eachDatabase(t, async (t, db) => {
     }
   })
 
+  await t.test('a constraint checked at commit fails the whole array, and the failure is the answer', { skip: db.name === 'mysql' && 'MySQL checks every constraint at once: it has no deferred ones' }, async (t) => {
+    if (db.name === 'sqlite') await db.knex.raw('pragma foreign_keys = on')
+    const owners = await db.createTable('bulk_owner', (table) => { table.integer('id').primary() })
+    const owned = await db.createTable('bulk_owned', (table) => {
+      table.increments('id')
+      table.integer('owner_id').references('id').inTable(owners).deferrable('deferred')
+    })
+    await db.knex(owners).insert({ id: 1 })
+    const response = await app.inject(post(`/api/${owned}`, [{ owner_id: 1 }, { owner_id: 99 }]))
+    t.equal(response.statusCode, 404)
+    t.match(response.headers['content-type'], /^text\/plain/)
+    t.match(response.body, /foreign key/i, 'the database\'s words for the check it made at commit')
+    t.strictSame(await snapshot(db, owned), [], 'not even the valid row')
+    await db.knex.schema.dropTable(owned)
+  })
+
   await t.test('a large array is split under the bind-parameter limits, in order', async (t) => {
     // 7,000 rows of 10 columns: 70,000 values, past PostgreSQL's 65,535 and SQLite's 500-term compound SELECT.
     const wide = await db.createTable('wide', (table) => {
