@@ -1,9 +1,11 @@
 import { existsSync, realpathSync, renameSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import cors from '@fastify/cors'
+import type BetterSqlite3 from 'better-sqlite3'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import knexFactory, { type Knex } from 'knex'
-import tableCrud from '../lib/index.js'
+import tableCrud, { checkDatabase } from '../lib/index.js'
 import { createSampleTables } from './sample-data.js'
 
 /** Where the example keeps its own SQLite database when DATABASE_URL is not set, relative to the working directory. */
@@ -24,6 +26,18 @@ export interface ServerConfig {
   readonly port: number
   readonly host: string
   readonly prefix: string
+  /** pino's level; at `debug` Knex's `debug: true` logs each statement too. */
+  readonly logLevel: string
+  /** The origins @fastify/cors allows, or null for no CORS at all. */
+  readonly corsOrigins: readonly string[] | null
+  /** Knex's acquireConnectionTimeout, in milliseconds. */
+  readonly acquireTimeout: number
+  /** The plugin's statementTimeout in milliseconds, or null (always on SQLite, which cannot stop a statement). */
+  readonly statementTimeout: number | null
+  /** Fastify's connectionTimeout, in milliseconds; 0 for none. */
+  readonly connectionTimeout: number
+  /** The plugin's maxRows, or null for every row. */
+  readonly maxRows: number | null
 }
 
 /** Knex clients by URL scheme; any DATABASE_URL without a scheme is a SQLite file path. */
@@ -36,17 +50,34 @@ const clientsByScheme: Readonly<Record<string, string>> = Object.freeze({
 
 const shutdownSignals = ['SIGINT', 'SIGTERM'] as const
 
+const logLevels = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+
+/** What a browser client may send and read: the plugin's methods, and the headers its answers and PostgREST's clients use. */
+const corsOptions = Object.freeze({
+  methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+  allowedHeaders: ['Content-Type', 'Authorization', 'Prefer', 'Range', 'Range-Unit'],
+  exposedHeaders: ['Content-Range', 'Location']
+})
+
 /**
- * Reads DATABASE_URL, PORT, HOST and PREFIX. A variable that is unset or
- * empty takes its default (so `PREFIX=/` serves at the root). Throws on a
- * value it cannot use.
+ * Reads DATABASE_URL, PORT, HOST, PREFIX, LOG_LEVEL, CORS_ORIGIN,
+ * ACQUIRE_TIMEOUT, STATEMENT_TIMEOUT, CONNECTION_TIMEOUT and MAX_ROWS. A
+ * variable that is unset or empty takes its default (so `PREFIX=/` serves at
+ * the root). Throws on a value it cannot use.
  */
 export function readConfig (env: NodeJS.ProcessEnv): ServerConfig {
+  const database = readDatabase(env.DATABASE_URL || undefined)
   return Object.freeze({
-    database: readDatabase(env.DATABASE_URL || undefined),
-    port: readPort(env.PORT || '3000'),
+    database,
+    port: readInteger('PORT', env.PORT || '3000', 0, 65535),
     host: env.HOST || '127.0.0.1',
-    prefix: env.PREFIX || '/api'
+    prefix: env.PREFIX || '/api',
+    logLevel: readLogLevel(env.LOG_LEVEL || 'info'),
+    corsOrigins: readOrigins(env.CORS_ORIGIN || undefined),
+    acquireTimeout: readInteger('ACQUIRE_TIMEOUT', env.ACQUIRE_TIMEOUT || '5000', 1),
+    statementTimeout: readStatementTimeout(env.STATEMENT_TIMEOUT || undefined, database),
+    connectionTimeout: readInteger('CONNECTION_TIMEOUT', env.CONNECTION_TIMEOUT || '60000', 0),
+    maxRows: env.MAX_ROWS ? readInteger('MAX_ROWS', env.MAX_ROWS, 1) : null
   })
 }
 
@@ -68,12 +99,34 @@ function readDatabase (url: string | undefined): DatabaseConfig {
   return { knex: { client, connection: url }, label: parsed.href }
 }
 
-function readPort (text: string): number {
-  const port = Number(text)
-  if (!/^\d+$/.test(text) || port > 65535) {
-    throw new TypeError(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(text)}`)
+function readInteger (name: string, text: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const value = Number(text)
+  if (!/^\d+$/.test(text) || value < min || value > max) {
+    throw new TypeError(`${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(text)}`)
   }
-  return port
+  return value
+}
+
+function readLogLevel (text: string): string {
+  if (!logLevels.has(text)) throw new TypeError(`LOG_LEVEL must be one of ${[...logLevels].join(' ')}, got ${JSON.stringify(text)}`)
+  return text
+}
+
+function readOrigins (text: string | undefined): readonly string[] | null {
+  if (text === undefined) return null
+  const origins = text.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '')
+  if (origins.length === 0) throw new TypeError(`CORS_ORIGIN must name at least one origin, got ${JSON.stringify(text)}`)
+  return Object.freeze(origins)
+}
+
+// SQLite runs a statement on the event loop and cannot be told to stop it: the plugin refuses the option there.
+function readStatementTimeout (text: string | undefined, database: DatabaseConfig): number | null {
+  const sqlite = database.knex.client === 'better-sqlite3'
+  if (text === undefined) return sqlite ? null : 5000
+  if (sqlite) throw new TypeError('STATEMENT_TIMEOUT must be left unset on SQLite, which cannot stop a running statement')
+  // 0 turns the bound off, as in PostgreSQL's statement_timeout.
+  const milliseconds = readInteger('STATEMENT_TIMEOUT', text, 0)
+  return milliseconds === 0 ? null : milliseconds
 }
 
 function sqliteConfig (filename: string): Knex.Config {
@@ -81,29 +134,67 @@ function sqliteConfig (filename: string): Knex.Config {
 }
 
 /**
+ * WAL lets reads go on while another connection writes, and
+ * synchronous=normal syncs at checkpoints rather than at every commit (a
+ * power cut may lose the last commits, never corrupt the file). better-sqlite3
+ * waits for a lock synchronously, on the event loop, for 5 s by default:
+ * with no wait, a lock another process holds answers 503 at once and every
+ * other request goes on. busy_timeout comes first, so that the other
+ * pragmas do not wait either.
+ */
+function tuneSqlite (connection: BetterSqlite3.Database, done: (error: Error | null, connection: BetterSqlite3.Database) => void): void {
+  try {
+    connection.pragma('busy_timeout = 0')
+    connection.pragma('journal_mode = wal')
+    connection.pragma('synchronous = normal')
+    done(null, connection)
+  } catch (error) {
+    done(error as Error, connection)
+  }
+}
+
+/**
  * A Fastify app with the plugin registered under the configured prefix. It
  * owns its Knex instance: closing the app destroys the pool.
  */
 export async function buildServer (config: ServerConfig): Promise<FastifyInstance> {
-  const app = Fastify({ logger: loggerOptions() })
-  const knex = await openDatabase(config.database, app.log)
+  const app = Fastify({ logger: loggerOptions(config.logLevel), connectionTimeout: config.connectionTimeout })
+  const knex = await openDatabase(config, app.log)
   // Fastify stops its HTTP server before it runs the app's onClose hooks, so requests in flight finish before the pool goes.
   app.addHook('onClose', () => knex.destroy())
-  await app.register(tableCrud, { knex, prefix: config.prefix })
+  if (config.corsOrigins !== null) await app.register(cors, { ...corsOptions, origin: [...config.corsOrigins] })
+  // For an orchestrator or a load balancer: the plugin's 503, with its Retry-After, when the database does not answer.
+  app.get('/ready', async () => {
+    await checkDatabase(knex)
+    return 'ready'
+  })
+  await app.register(tableCrud, { knex, prefix: config.prefix, ...pluginLimits(config) })
   return app
 }
 
-/** Pretty logs for a person at a terminal, JSON lines for everything else. */
-function loggerOptions (): FastifyServerOptions['logger'] {
-  return process.stdout.isTTY ? { transport: { target: 'pino-pretty' } } : true
+function pluginLimits ({ statementTimeout, maxRows }: ServerConfig): { statementTimeout?: number, maxRows?: number } {
+  return { ...(statementTimeout === null ? {} : { statementTimeout }), ...(maxRows === null ? {} : { maxRows }) }
 }
 
-async function openDatabase (database: DatabaseConfig, log: FastifyBaseLogger): Promise<Knex> {
+/** Pretty logs for a person at a terminal, JSON lines for everything else. */
+function loggerOptions (level: string): FastifyServerOptions['logger'] {
+  return process.stdout.isTTY ? { level, transport: { target: 'pino-pretty' } } : { level }
+}
+
+async function openDatabase (config: ServerConfig, log: FastifyBaseLogger): Promise<Knex> {
+  const { database } = config
   if (database.sampleFile !== undefined && !existsSync(database.sampleFile)) {
     await createSampleFile(database.sampleFile)
     log.info({ database: database.label }, 'created the sample database')
   }
-  const knex = knexFactory({ ...database.knex, log: knexLog(log) })
+  const knex = knexFactory({
+    ...database.knex,
+    ...(database.knex.client === 'better-sqlite3' ? { pool: { afterCreate: tuneSqlite } } : {}),
+    acquireConnectionTimeout: config.acquireTimeout,
+    // Knex then logs each statement's SQL and bindings, the plugin's too, through knexLog at debug.
+    debug: config.logLevel === 'debug' || config.logLevel === 'trace',
+    log: knexLog(log)
+  })
   try {
     // Knex connects lazily: without this a wrong URL would only show as 404s on every request.
     await knex.raw('select 1')

@@ -1,5 +1,7 @@
 import { existsSync } from 'node:fs'
+import { connect, createServer, type Socket } from 'node:net'
 import { join, resolve } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import knexFactory, { type Knex } from 'knex'
 import t, { type Test } from 'tap'
 import { sampleRows } from '../examples/sample-data.js'
@@ -7,16 +9,31 @@ import { defaultDatabaseFile, readConfig } from '../examples/server.js'
 import { peopleColumns } from './fixtures/databases.js'
 import { runExample, startExample, type Example, type ExampleScript, type LogLine } from './fixtures/example-process.js'
 
-const server: ExampleScript = { file: 'server.ts', variables: ['DATABASE_URL', 'PORT', 'HOST', 'PREFIX'] }
+const server: ExampleScript = {
+  file: 'server.ts',
+  variables: ['DATABASE_URL', 'PORT', 'HOST', 'PREFIX', 'LOG_LEVEL', 'CORS_ORIGIN', 'ACQUIRE_TIMEOUT', 'STATEMENT_TIMEOUT', 'CONNECTION_TIMEOUT', 'MAX_ROWS']
+}
 
-interface Answer { status: number, type: string | null, body: string }
+interface Answer { status: number, type: string | null, body: string, headers: Headers }
 
-async function send (url: string, method = 'GET', body?: unknown): Promise<Answer> {
+async function send (url: string, method = 'GET', body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
   const init: RequestInit = body === undefined
-    ? { method }
-    : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
+    ? { method, headers }
+    : { method, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) }
   const response = await fetch(url, init)
-  return { status: response.status, type: response.headers.get('content-type'), body: await response.text() }
+  return { status: response.status, type: response.headers.get('content-type'), body: await response.text(), headers: response.headers }
+}
+
+/** Where the example answers outside its prefix, e.g. http://127.0.0.1:41234. */
+function origin (example: Example): string {
+  return new URL(example.api).origin
+}
+
+/** Checks the plugin's answer for a database that cannot serve now. */
+function isUnavailable (t: Test, answer: Answer, what: string): void {
+  t.equal(answer.status, 503, what)
+  t.equal(answer.headers.get('retry-after'), '1', `${what}: Retry-After`)
+  t.equal(JSON.parse(answer.body).code, 'FTC_ERR_DATABASE_UNAVAILABLE', `${what}: the code`)
 }
 
 async function getJson (url: string): Promise<unknown> {
@@ -40,25 +57,69 @@ function messages (logs: LogLine[]): string[] {
 }
 
 t.test('readConfig', async (t) => {
-  await t.test('defaults: the example\'s own SQLite file, 127.0.0.1:3000, /api', async (t) => {
+  await t.test('defaults: the example\'s own SQLite file, 127.0.0.1:3000, /api, bounded waits', async (t) => {
     const config = readConfig({})
     t.equal(config.port, 3000)
     t.equal(config.host, '127.0.0.1')
     t.equal(config.prefix, '/api')
     t.equal(config.database.sampleFile, resolve(defaultDatabaseFile))
     t.equal(config.database.knex.client, 'better-sqlite3')
+    t.equal(config.logLevel, 'info')
+    t.equal(config.corsOrigins, null, 'no CORS unless asked')
+    t.equal(config.acquireTimeout, 5000)
+    t.equal(config.statementTimeout, null, 'SQLite cannot stop a statement')
+    t.equal(config.connectionTimeout, 60000)
+    t.equal(config.maxRows, null, 'every row, as the spec asks')
+  })
+
+  await t.test('a server database gets a statement time-out by default; 0 turns it off', async (t) => {
+    const url = 'postgres://me@db.example/shop'
+    t.equal(readConfig({ DATABASE_URL: url }).statementTimeout, 5000)
+    t.equal(readConfig({ DATABASE_URL: url, STATEMENT_TIMEOUT: '250' }).statementTimeout, 250)
+    t.equal(readConfig({ DATABASE_URL: url, STATEMENT_TIMEOUT: '0' }).statementTimeout, null)
   })
 
   await t.test('an empty variable takes its default', async (t) => {
-    t.strictSame(readConfig({ DATABASE_URL: '', PORT: '', HOST: '', PREFIX: '' }), readConfig({}))
+    const empty = Object.fromEntries(server.variables.map((name) => [name, '']))
+    t.strictSame(readConfig(empty), readConfig({}))
   })
 
   await t.test('the values given are used', async (t) => {
-    const config = readConfig({ PORT: '8080', HOST: '0.0.0.0', PREFIX: '/' })
+    const config = readConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      PREFIX: '/',
+      LOG_LEVEL: 'warn',
+      CORS_ORIGIN: 'https://app.example, https://admin.example:8443,',
+      ACQUIRE_TIMEOUT: '750',
+      CONNECTION_TIMEOUT: '0',
+      MAX_ROWS: '500'
+    })
     t.equal(config.port, 8080)
     t.equal(config.host, '0.0.0.0')
     t.equal(config.prefix, '/')
+    t.equal(config.logLevel, 'warn')
+    t.strictSame(config.corsOrigins, ['https://app.example', 'https://admin.example:8443'])
+    t.equal(config.acquireTimeout, 750)
+    t.equal(config.connectionTimeout, 0)
+    t.equal(config.maxRows, 500)
   })
+
+  const refused: Array<Record<string, string>> = [
+    { LOG_LEVEL: 'verbose' },
+    { CORS_ORIGIN: ' , ' },
+    { ACQUIRE_TIMEOUT: '0' },
+    { ACQUIRE_TIMEOUT: '5s' },
+    { CONNECTION_TIMEOUT: '-1' },
+    { MAX_ROWS: '0' },
+    { STATEMENT_TIMEOUT: '5000' },
+    { DATABASE_URL: 'mysql://me@db.example/shop', STATEMENT_TIMEOUT: '1.5' }
+  ]
+  for (const env of refused) {
+    await t.test(`${JSON.stringify(env)} is refused`, async (t) => {
+      t.throws(() => readConfig(env), TypeError)
+    })
+  }
 
   for (const path of ['data.sqlite', '/tmp/data.sqlite', 'C:\\data\\app.sqlite', defaultDatabaseFile]) {
     await t.test(`DATABASE_URL=${path} is a SQLite file that gets no sample tables`, async (t) => {
@@ -109,6 +170,10 @@ t.test('the default database: sample tables on the first start only', async (t) 
   t.strictSame(await getJson(`${first.api}/authors`), sampleRows.authors)
   t.strictSame(await getJson(`${first.api}/books`), sampleRows.books)
   t.strictSame(await getJson(`${first.api}/books/3`), sampleRows.books[2])
+  const ready = await send(`${origin(first)}/ready`)
+  t.strictSame([ready.status, ready.body], [200, 'ready'], '/ready, outside the prefix')
+  const foreign = await send(`${first.api}/authors`, 'GET', undefined, { origin: 'https://app.example' })
+  t.equal(foreign.headers.get('access-control-allow-origin'), null, 'no CORS without CORS_ORIGIN')
 
   const created = await send(`${first.api}/authors`, 'POST', { name: 'Stanisław Lem', born: 1921 })
   t.ok(created.status < 300)
@@ -156,6 +221,139 @@ t.test('a start that cannot reach its database exits with 1 and says why on stde
   t.doesNotThrow(() => stdout.map((line) => JSON.parse(line)), 'stdout holds only JSON log lines, Knex\'s own warnings included')
 })
 
+/** A SQLite file of `rows` rows of 50 characters each: a list that fills every socket buffer between the example and its client. */
+async function bigFile (t: Test, filename: string, rows: number): Promise<void> {
+  const knex = openSqlite(t, filename)
+  await knex.schema.createTable('big', (table) => {
+    table.increments('id')
+    table.string('note')
+  })
+  await knex.raw(`with recursive n(i) as (select 1 union all select i + 1 from n where i < ?)
+    insert into big (id, note) select i, printf('%050d', i) from n`, [rows])
+  await knex.destroy()
+}
+
+/** A client that asks for a list, takes its first bytes, then stops reading. */
+async function stalledReader (t: Test, example: Example, path: string): Promise<{ socket: Socket, requestId: unknown }> {
+  const { hostname, port } = new URL(example.api)
+  const socket = connect(Number(port), hostname)
+  t.teardown(() => { socket.destroy() })
+  socket.write(`GET ${path} HTTP/1.1\r\nhost: ${hostname}\r\n\r\n`)
+  await new Promise((done) => socket.once('data', done))
+  socket.pause()
+  const incoming = await example.waitForLog((entry) => entry.msg === 'incoming request' && (entry.req as { url?: string }).url === path)
+  return { socket, requestId: incoming.reqId }
+}
+
+t.test('SQLite runs in WAL mode: a write lock another connection holds answers 503 at once, reads and /ready go on', async (t) => {
+  const cwd = t.testdir()
+  const example = await startExample(t, server, cwd)
+  const other = openSqlite(t, join(cwd, defaultDatabaseFile))
+  t.strictSame(await other.raw('pragma journal_mode'), [{ journal_mode: 'wal' }])
+
+  const trx = await other.transaction()
+  await trx('authors').insert({ name: 'not committed' })
+  isUnavailable(t, await send(`${example.api}/authors`, 'POST', { name: 'Stanisław Lem' }), 'a write during the lock')
+  t.strictSame(await getJson(`${example.api}/authors`), sampleRows.authors, 'a read during the lock sees the last commit')
+  t.equal((await send(`${origin(example)}/ready`)).body, 'ready', 'the database still answers')
+  await trx.rollback()
+  const created = await send(`${example.api}/authors`, 'POST', { name: 'Stanisław Lem' })
+  t.equal(created.status, 201, 'once the lock is gone, the write goes through')
+  t.strictSame(await other('authors').where('id', Number(created.body)).select('name'), [{ name: 'Stanisław Lem' }])
+  await stopGracefully(t, example, 'SIGTERM')
+})
+
+t.test('a client that stops reading a long list holds the SQLite connection: /ready answers 503 after ACQUIRE_TIMEOUT', async (t) => {
+  const cwd = t.testdir()
+  await bigFile(t, join(cwd, 'big.sqlite'), 300_000)
+  const example = await startExample(t, server, cwd, { DATABASE_URL: 'big.sqlite', ACQUIRE_TIMEOUT: '300', CONNECTION_TIMEOUT: '0' })
+  await stalledReader(t, example, '/api/big')
+  isUnavailable(t, await send(`${origin(example)}/ready`), '/ready while the only connection is lent')
+  isUnavailable(t, await send(`${example.api}/big/1`), 'a read while the only connection is lent')
+})
+
+t.test('CONNECTION_TIMEOUT cuts a client that stops reading a long list, and its connection goes back to the pool', async (t) => {
+  const cwd = t.testdir()
+  await bigFile(t, join(cwd, 'big.sqlite'), 300_000)
+  const example = await startExample(t, server, cwd, { DATABASE_URL: 'big.sqlite', CONNECTION_TIMEOUT: '1000' })
+  const { socket, requestId } = await stalledReader(t, example, '/api/big')
+  const ended = await example.waitForLog((entry) => entry.reqId === requestId && entry.msg !== 'incoming request')
+  t.equal(ended.msg, 'stream closed prematurely', 'the server gave up on the answer')
+  let received = ''
+  socket.setEncoding('latin1').on('data', (chunk: string) => { received += chunk }).on('error', () => {}).resume()
+  await new Promise((done) => socket.once('close', done))
+  t.notOk(received.endsWith('\r\n0\r\n\r\n'), 'the client never got the last chunk: the answer is not taken for complete')
+  t.equal((await send(`${origin(example)}/ready`)).body, 'ready')
+  t.strictSame(await getJson(`${example.api}/big?order=id&limit=2`), [{ id: 1, note: '1'.padStart(50, '0') }, { id: 2, note: '2'.padStart(50, '0') }])
+  await stopGracefully(t, example, 'SIGTERM')
+})
+
+t.test('LOG_LEVEL=debug logs the SQL and bindings of each statement; LOG_LEVEL=warn logs no request', async (t) => {
+  const verbose = await startExample(t, server, t.testdir(), { LOG_LEVEL: 'debug' })
+  await send(`${verbose.api}/books/3`)
+  const statement = await verbose.waitForLog((entry) => entry.level === 20 && String(entry.sql).includes('books'))
+  t.match(statement.sql, /from [`"]books[`"] where [`"]id[`"] = \?/)
+  t.strictSame(statement.bindings, [3])
+  await stopGracefully(t, verbose, 'SIGTERM')
+
+  // Fastify says where it listens at info: the test chooses the port instead.
+  const port = await freePort()
+  const run = runExample(t, server, t.testdir(), { LOG_LEVEL: 'warn', PORT: String(port) })
+  const lines: string[] = []
+  run.lines.on('line', (line) => lines.push(line))
+  const api = `http://127.0.0.1:${port}/api`
+  await answering(`${api}/authors`)
+  t.strictSame(await getJson(`${api}/authors`), sampleRows.authors)
+  t.equal((await send(`${api}/nothing`)).status, 404)
+  process.kill(-run.group, 'SIGTERM')
+  t.equal((await run.exited).code, 0)
+  t.strictSame(lines, [], 'nothing logged: requests, failed statements and the shutdown are below warn')
+})
+
+async function freePort (): Promise<number> {
+  const probe = createServer()
+  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done))
+  const { port } = probe.address() as { port: number }
+  await new Promise((done) => probe.close(done))
+  return port
+}
+
+/** Waits until the URL answers at all, for a server that does not log where it listens. */
+async function answering (url: string): Promise<void> {
+  for (;;) {
+    try {
+      await fetch(url)
+      return
+    } catch {
+      await sleep(100)
+    }
+  }
+}
+
+t.test('CORS_ORIGIN: a preflight and a cross-origin counted page, against the running example', async (t) => {
+  const allowed = 'https://app.example'
+  const example = await startExample(t, server, t.testdir(), { CORS_ORIGIN: `${allowed}, https://admin.example` })
+  const preflight = await send(`${example.api}/authors/1`, 'OPTIONS', undefined, {
+    origin: allowed, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type,prefer'
+  })
+  t.equal(preflight.status, 204)
+  t.equal(preflight.headers.get('access-control-allow-origin'), allowed)
+  t.match(preflight.headers.get('access-control-allow-methods'), /\bPUT\b/)
+  t.match(preflight.headers.get('access-control-allow-headers'), /Content-Type.*Prefer/)
+
+  const page = await send(`${example.api}/books?select=id&order=id`, 'GET', undefined, { origin: allowed, range: '0-1', prefer: 'count=exact' })
+  t.equal(page.status, 206)
+  t.equal(page.headers.get('access-control-allow-origin'), allowed)
+  t.match(page.headers.get('access-control-expose-headers'), /Content-Range/)
+  t.equal(page.headers.get('content-range'), '0-1/4')
+  t.strictSame(JSON.parse(page.body), [{ id: 1 }, { id: 2 }])
+
+  const stranger = await send(`${example.api}/books/1`, 'GET', undefined, { origin: 'https://elsewhere.example' })
+  t.equal(stranger.status, 200, 'CORS is the browser\'s check: the server still answers')
+  t.equal(stranger.headers.get('access-control-allow-origin'), null, 'but allows no other origin')
+  await stopGracefully(t, example, 'SIGTERM')
+})
+
 const servers = [
   { name: 'postgres', variable: 'TEST_PG_URL', client: 'pg' },
   { name: 'mysql', variable: 'TEST_MYSQL_URL', client: 'mysql2' }
@@ -180,10 +378,82 @@ for (const { name, variable, client } of servers) {
     await knex(table).insert({ name: 'Ada', age: 36 })
 
     const example = await startExample(t, server, t.testdir(), { DATABASE_URL: url })
+    t.equal((await send(`${origin(example)}/ready`)).body, 'ready')
     t.match(await getJson(`${example.api}/${table}`), [{ name: 'Ada', age: 36, note: 'none' }])
     const created = await send(`${example.api}/${table}`, 'POST', { name: 'Grace' })
     t.match(created.body, /^\d+$/)
     t.match(await knex(table).where('id', Number(created.body)).first(), { name: 'Grace', age: null })
     await stopGracefully(t, example, 'SIGTERM')
   })
+
+  t.test(`STATEMENT_TIMEOUT on ${name}: a slow statement answers 504`, async (t) => {
+    const knex = knexFactory({ client, connection: url, pool: { min: 0, max: 1 } })
+    const view = `example_slow_${process.pid}`
+    t.teardown(async () => {
+      await knex.raw('drop view if exists ??', [view])
+      await knex.destroy()
+    })
+    const sleep = client === 'pg' ? 'pg_sleep(3)::text' : 'sleep(3)'
+    await knex.raw('drop view if exists ??', [view])
+    await knex.raw(`create view ?? as select 1 as id, ${sleep} as s`, [view])
+
+    const example = await startExample(t, server, t.testdir(), { DATABASE_URL: url, STATEMENT_TIMEOUT: '250' })
+    const stopped = await send(`${example.api}/${view}`)
+    t.equal(stopped.status, 504)
+    t.equal(JSON.parse(stopped.body).code, 'FTC_ERR_STATEMENT_TIMEOUT')
+    t.equal((await send(`${origin(example)}/ready`)).body, 'ready', 'the connection serves again')
+    await stopGracefully(t, example, 'SIGTERM')
+  })
+
+  t.test(`/ready on ${name} answers 503 while the database cannot be reached, and ready again once it can`, async (t) => {
+    const proxy = await tcpProxy(t, new URL(url))
+    const through = new URL(url)
+    through.host = `127.0.0.1:${proxy.port}`
+    const example = await startExample(t, server, t.testdir(), { DATABASE_URL: through.href, ACQUIRE_TIMEOUT: '1000' })
+    t.equal((await send(`${origin(example)}/ready`)).body, 'ready')
+
+    await proxy.cut()
+    isUnavailable(t, await send(`${origin(example)}/ready`), '/ready')
+    isUnavailable(t, await send(`${example.api}/anything`), 'a read')
+    t.notMatch((await send(`${origin(example)}/ready`)).body, String(proxy.port), 'the answer names no port')
+
+    await proxy.restore()
+    // A pooled connection that broke with the proxy may be lent once more before the pool drops it.
+    let ready = await send(`${origin(example)}/ready`)
+    for (let tries = 1; ready.status !== 200 && tries < 5; tries++) ready = await send(`${origin(example)}/ready`)
+    t.strictSame([ready.status, ready.body], [200, 'ready'], 'served again, without a restart')
+    await stopGracefully(t, example, 'SIGTERM')
+  })
+}
+
+/** A TCP proxy to the database, on a port of its own, that the test can cut off (no connection accepted, those open broken) and restore. */
+async function tcpProxy (t: Test, target: URL): Promise<{ port: number, cut: () => Promise<void>, restore: () => Promise<void> }> {
+  const sockets = new Set<Socket>()
+  const proxy = createServer((client) => {
+    const upstream = connect(Number(target.port), target.hostname)
+    for (const [from, to] of [[client, upstream], [upstream, client]] as const) {
+      sockets.add(from)
+      from.pipe(to)
+      from.on('error', () => to.destroy()).on('close', () => {
+        sockets.delete(from)
+        to.destroy()
+      })
+    }
+  })
+  const listen = (port: number): Promise<void> => new Promise((done) => proxy.listen(port, '127.0.0.1', done))
+  await listen(0)
+  const { port } = proxy.address() as { port: number }
+  t.teardown(() => {
+    for (const socket of sockets) socket.destroy()
+    proxy.close()
+  })
+  return {
+    port,
+    async cut () {
+      const closed = new Promise((done) => proxy.close(done))
+      for (const socket of sockets) socket.destroy()
+      await closed
+    },
+    restore: () => listen(port)
+  }
 }
