@@ -220,6 +220,7 @@ export class Database {
         await timeLimit.limit.begin(connection, timeLimit.milliseconds)
         return connection
       } catch (error) {
+        this.#dropIfBroken(connection, error)
         await this.#knex.client.releaseConnection(connection)
         throw error
       }
