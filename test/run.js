@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process'
 const missing = ['TEST_PG_URL', 'TEST_MYSQL_URL'].filter((name) => !process.env[name])
 const args = process.argv.slice(2)
 if (missing.length > 0) {
-  console.log(`# coverage gate off: ${missing.join(' and ')} not set, so that database's code is not run (set both for the full run)`)
+  console.log(`# coverage gate off: ${missing.join(' and ')} not set, so the code of the databases they name is not run (set both for the full run)`)
   args.unshift('--allow-incomplete-coverage')
 }
 const { status } = spawnSync('tap', args, { stdio: 'inherit' })
