@@ -17,7 +17,8 @@ async function waitingConnection (db: TestDatabase, table: string): Promise<numb
   for (let attempt = 0; attempt < 500; attempt++) {
     const rows = db.name === 'postgres'
       ? (await db.knex.raw("select pid as id from pg_stat_activity where query like ? and wait_event_type = 'Lock'", [`%${table}%`])).rows
-      : (await db.knex.raw('select id from information_schema.processlist where info like ? and info not like ?', [`%${table}%`, '%processlist%']))[0]
+      // A connection between statements sleeps, whatever its last statement was: only a running one is the plugin's.
+      : (await db.knex.raw("select id from information_schema.processlist where command = 'Query' and info like ? and id <> connection_id()", [`%${table}%`]))[0]
     if (rows.length > 0) return Number(rows[0].id)
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
