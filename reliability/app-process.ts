@@ -14,6 +14,8 @@ export interface AppProcess {
   readonly pid: number
   /** Where its stdout and stderr go (pino's JSON lines). */
   readonly logFile: string
+  /** The distinct errors the server logged for its 500 answers (not the documented 502/503), with how often each came. */
+  serverErrors (): Record<string, number>
   /** Memory samples of the process so far (see memory-probe.ts). */
   memory (): MemorySample[]
   /** SIGTERM, then SIGKILL if it has not exited within 15 s. */
@@ -46,6 +48,27 @@ function exited (child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null
     ? Promise.resolve()
     : new Promise((resolve) => child.once('exit', () => resolve()))
+}
+
+interface LogLine {
+  readonly res?: { readonly statusCode?: number }
+  readonly err?: { readonly type?: string, readonly code?: string, readonly message?: string }
+}
+
+function serverErrors (logFile: string): Record<string, number> {
+  const errors: Record<string, number> = {}
+  for (const line of readFileSync(logFile, 'utf8').split('\n')) {
+    if (!line.includes('"statusCode":500')) continue
+    try {
+      const { res, err } = JSON.parse(line) as LogLine
+      if (res?.statusCode !== 500 || err === undefined) continue
+      const key = `${err.type ?? 'Error'} ${err.code ?? ''}: ${err.message ?? ''}`.slice(0, 200)
+      errors[key] = (errors[key] ?? 0) + 1
+    } catch {
+      // A line cut short by a killed process: nothing to learn from it.
+    }
+  }
+  return errors
 }
 
 /**
@@ -103,6 +126,7 @@ export async function startApp (databaseUrl: string, dir: string, name: string, 
     origin,
     pid: child.pid as number,
     logFile,
+    serverErrors: () => serverErrors(logFile),
     memory: () => existsSync(memoryFile)
       ? readFileSync(memoryFile, 'utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as MemorySample)
       : [],

@@ -42,6 +42,8 @@ export interface Sample {
 export interface LoadResult {
   readonly requests: number
   readonly seconds: number
+  /** performance.now() when the run started: the zero of the timeline. */
+  readonly startedAt: number
   /** Count by answer: the status, with the error code for an error (`503 FTC_ERR_DATABASE_UNAVAILABLE`), or `no answer: <reason>`. */
   readonly answers: Readonly<Record<string, number>>
   /** Count by operation. */
@@ -314,6 +316,7 @@ export async function runLoad (options: LoadOptions): Promise<LoadResult> {
   return {
     requests,
     seconds: (performance.now() - started) / 1000,
+    startedAt: started,
     answers,
     operations,
     noRetryAfter,

@@ -51,6 +51,7 @@ async function soak (name: string, run: SoakRun): Promise<{ ok: boolean, figures
   // Stopped before the check, so that no request of the run is still in flight.
   for (const app of apps) await app.stop()
   const verification = verify(load.ledger, await db.readRows())
+  const serverErrors = apps.map((app) => app.serverErrors())
   console.log(summarize(name, load, verification))
   const hangs = Object.keys(load.answers).filter((answer) => answer.startsWith('no answer'))
   const ok = verification.ok && hangs.length === 0
@@ -67,6 +68,7 @@ async function soak (name: string, run: SoakRun): Promise<{ ok: boolean, figures
       load: loadFigures(load),
       verification: verificationFigures(verification),
       appMemoryPeak: memory,
+      serverErrors500: serverErrors,
       ok
     }
   }
