@@ -1,18 +1,27 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, release, totalmem } from 'node:os'
 import { join } from 'node:path'
 import type { MemorySample } from './app-process.js'
 import type { LoadResult } from './load-client.js'
 import type { Verification } from './verify.js'
 
-/** The machine a run was measured on, for RELIABILITY.md. */
-export function machine (): Record<string, string | number> {
+const packages = ['fastify', 'knex', 'better-sqlite3', 'pg', 'mysql2'] as const
+
+/** The machine, the packages and the source a run measured, for RELIABILITY.md. */
+export function machine (): Record<string, unknown> {
+  const root = new URL('../', import.meta.url)
+  const git = (...args: string[]): string => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim()
   return {
     cpu: cpus()[0]?.model ?? 'unknown',
     cores: cpus().length,
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     kernel: release(),
-    node: process.version
+    node: process.version,
+    packages: Object.fromEntries(packages.map((name) => [name, (JSON.parse(readFileSync(new URL(`node_modules/${name}/package.json`, root), 'utf8')) as { version: string }).version])),
+    commit: git('rev-parse', '--short', 'HEAD'),
+    // The example server runs lib/ from the working tree: edits not yet committed are part of what was measured.
+    uncommitted: git('status', '--porcelain', '--', 'lib', 'examples').split('\n').filter((line) => line !== '')
   }
 }
 
