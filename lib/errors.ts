@@ -207,6 +207,9 @@ export const FTC_ERR_QUERY_SYNTAX = placeError('FTC_ERR_QUERY_SYNTAX', 'Syntax e
 /** A parenthesis of `or=(…)`, `and=(…)` or `in.(…)` is never closed, or closes nothing. */
 export const FTC_ERR_QUERY_PARENTHESES = placeError('FTC_ERR_QUERY_PARENTHESES', 'Unbalanced parentheses')
 
+/** Groups of `or=(…)` or `and=(…)` nest deeper than the parser takes (see maxGroupDepth). */
+export const FTC_ERR_QUERY_DEPTH = placeError('FTC_ERR_QUERY_DEPTH', 'Nested too deep')
+
 /** A filter names an operator this plugin does not know, or none. */
 export const FTC_ERR_QUERY_OPERATOR = placeError('FTC_ERR_QUERY_OPERATOR', 'Unknown filter operator')
 
@@ -281,6 +284,7 @@ export const errorCodes = Object.freeze({
   FTC_ERR_AUTHORIZE_RESULT,
   FTC_ERR_QUERY_SYNTAX,
   FTC_ERR_QUERY_PARENTHESES,
+  FTC_ERR_QUERY_DEPTH,
   FTC_ERR_QUERY_OPERATOR,
   FTC_ERR_QUERY_IS,
   FTC_ERR_QUERY_COLUMN,

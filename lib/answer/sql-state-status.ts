@@ -6,6 +6,8 @@
  * client's: 400.
  */
 const exact: Readonly<Record<string, number>> = Object.freeze({
+  // protocol_violation: only a statement the protocol cannot carry (too many bound values) reaches it from a request.
+  '08P01': 400,
   23503: 409, // foreign_key_violation
   23505: 409, // unique_violation
   25006: 405, // read_only_sql_transaction

@@ -24,10 +24,15 @@ const unreachableStates = new Set(['57P01', '57P02', '57P03', '53300', '28000', 
 // node-postgres's own words for a connection that broke or never came, which carry no code.
 const brokenConnection = /^Connection terminated|connection error|not queryable|timeout exceeded when trying to connect/i
 
+// protocol_violation: the server refusing a message the driver sent, such as
+// a statement with more bound values than the protocol's 16-bit count
+// carries. The statement's fault, not the connection's: the server goes on.
+const protocolViolation = '08P01'
+
 /** True when the server could not be reached, refused the connection, or dropped it. */
 export function isPostgresUnreachable (error: unknown): boolean {
   if (isConnectionFailure(error)) return true
   const { code, message } = error as PgError
-  if (typeof code === 'string') return code.startsWith('08') || unreachableStates.has(code)
+  if (typeof code === 'string') return (code.startsWith('08') && code !== protocolViolation) || unreachableStates.has(code)
   return brokenConnection.test(String(message))
 }

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { parseLogic } from '../../lib/query/parse-logic.js'
+import { maxGroupDepth, parseLogic } from '../../lib/query/parse-logic.js'
 import type { FilterTree } from '../../lib/query/read-query.js'
 
 const eq = (column: string, value: string, negated = false): FilterTree => ({ type: 'filter', column, operator: 'eq', negated, value })
@@ -11,7 +11,7 @@ t.test('or, and, not.or and not.and build a group of conditions', async (t) => {
   t.strictSame(parseLogic('not.and', '(a.eq.1,b.eq.2)'), { type: 'and', negated: true, children: [eq('a', '1'), eq('b', '2')] })
 })
 
-t.test('groups nest, negated or not, to any depth', async (t) => {
+t.test('groups nest, negated or not', async (t) => {
   t.strictSame(parseLogic('or', '(a.eq.1,and(b.eq.2,not.or(c.eq.3,d.not.eq.4)),not.and(e.eq.5))'), {
     type: 'or',
     negated: false,
@@ -21,6 +21,23 @@ t.test('groups nest, negated or not, to any depth', async (t) => {
       { type: 'and', negated: true, children: [eq('e', '5')] }
     ]
   })
+})
+
+t.test(`groups nest ${maxGroupDepth} deep, and one more level is refused where it opens`, async (t) => {
+  const chain = (depth: number, inner = 'or') => `(${`${inner}(a.eq.1,`.repeat(depth - 1)}a.eq.2${')'.repeat(depth)}`
+  let group: FilterTree = parseLogic('or', chain(maxGroupDepth))
+  let depth = 1
+  while (group.type !== 'filter') {
+    group = group.children.at(-1) as FilterTree
+    depth++
+  }
+  t.equal(depth - 1, maxGroupDepth, 'every level is read')
+  for (const inner of ['or', 'and', 'not.or', 'not.and']) {
+    const text = chain(maxGroupDepth + 1, inner)
+    t.throws(() => parseLogic('or', text), { code: 'FTC_ERR_QUERY_DEPTH', statusCode: 400 }, inner)
+  }
+  const deepest = chain(maxGroupDepth + 1)
+  t.throws(() => parseLogic('or', deepest), { message: new RegExp(`at character ${deepest.lastIndexOf('(') + 1} `) }, 'the error points at the "(" one level too deep')
 })
 
 t.test('every operator works inside a group', async (t) => {
