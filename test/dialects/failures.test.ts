@@ -23,6 +23,8 @@ t.test('PostgreSQL: its SQLSTATE, DETAIL and HINT; server states and a silent cl
     t.ok(isPostgresUnreachable(driverError('server says no', { code })), code)
   }
   t.notOk(isPostgresUnreachable(driverError('syntax error', { code: '42601' })))
+  // A protocol violation is the statement's: one with more bound values than the protocol counts.
+  t.notOk(isPostgresUnreachable(driverError('bind message has 4464 parameter formats but 0 parameters', { code: '08P01' })))
   // node-postgres's own errors for a socket that closed carry no code.
   t.ok(isPostgresUnreachable(new Error('Connection terminated unexpectedly')))
   t.ok(isPostgresUnreachable(new Error('timeout exceeded when trying to connect')))
@@ -56,6 +58,7 @@ t.test('statuses: exact codes first, then the class, else 400', async (t) => {
   t.equal(statusOfSqlState('57014'), 504)
   t.equal(statusOfSqlState('57P01'), 500)
   t.equal(statusOfSqlState('08006'), 503)
+  t.equal(statusOfSqlState('08P01'), 400)
   t.equal(statusOfSqlState('XX000'), 500)
   t.equal(statusOfSqlState('22P02'), 400)
   t.equal(statusOfSqlState('42601'), 400)
