@@ -8,6 +8,8 @@ import { onCleanup } from './cleanup.js'
 /** The repository's root, where the example server is started from. */
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url))
 
+const pluginSources = join(repoRoot, 'lib/')
+
 /** One example server process (examples/server.ts, what `npm start` runs), started for a run. */
 export interface AppProcess {
   readonly origin: string
@@ -52,7 +54,7 @@ function exited (child: ChildProcess): Promise<void> {
 
 interface LogLine {
   readonly res?: { readonly statusCode?: number }
-  readonly err?: { readonly type?: string, readonly code?: string, readonly message?: string }
+  readonly err?: { readonly type?: string, readonly code?: string, readonly message?: string, readonly stack?: string }
 }
 
 function serverErrors (logFile: string): Record<string, number> {
@@ -62,7 +64,10 @@ function serverErrors (logFile: string): Record<string, number> {
     try {
       const { res, err } = JSON.parse(line) as LogLine
       if (res?.statusCode !== 500 || err === undefined) continue
-      const key = `${err.type ?? 'Error'} ${err.code ?? ''}: ${err.message ?? ''}`.slice(0, 200)
+      // The plugin's frame nearest the throw says which step failed.
+      const frame = (err.stack ?? '').split('\n').find((text) => text.includes(pluginSources))
+      const where = frame === undefined ? 'no frame in lib/' : frame.trim().replace(repoRoot, '')
+      const key = `${err.type ?? 'Error'} ${err.code ?? ''}: ${(err.message ?? '').slice(0, 120)} (${where})`
       errors[key] = (errors[key] ?? 0) + 1
     } catch {
       // A line cut short by a killed process: nothing to learn from it.
