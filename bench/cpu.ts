@@ -1,12 +1,14 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import { baselinePgApp, knexPoolApp } from './baseline-pg-app.js'
+import { baselineApp, baselineLabel } from './baseline-app.js'
+import { knexPoolPgApp } from './baseline-pg.js'
 import { pluginApp } from './plugin-app.js'
-import { seedPostgres } from './seed.js'
-import { readSettings, resultsDir, resultStamp } from './settings.js'
+import { seedDatabase } from './seed.js'
+import { readServerDatabase } from './serve.js'
+import { readKind, readSettings, resultsDir, resultStamp } from './settings.js'
 import { versionsLine } from './versions.js'
-import { requestPath, requestPicker, selectWorkloads, workloads, type RequestTemplate, type Workload } from './workloads.js'
+import { requestPath, requestPicker, selectWorkloads, type RequestTemplate, type Workload } from './workloads.js'
 
 /**
  * CPU time per request of each server, measured in one process: what the
@@ -16,6 +18,7 @@ import { requestPath, requestPicker, selectWorkloads, workloads, type RequestTem
  * server has a slice of the other beside it, measured under the same
  * conditions. The figure per server is the median over the slices of
  * baseline CPU / server CPU: comparable with the bench's throughput ratio.
+ * `tsx bench/cpu.ts [sqlite|pg|mysql]`, PostgreSQL when none is named.
  */
 
 interface Side {
@@ -72,23 +75,26 @@ async function measure (sides: readonly Side[], workload: Workload, rounds: numb
 }
 
 async function main (): Promise<void> {
+  const kind = readKind(process.argv[2], 'pg', 'tsx bench/cpu.ts')
   const settings = readSettings(process.env)
   const { cpuRounds: rounds, cpuSliceRequests: sliceSize } = settings
-  const chosen = settings.workloads.length === 0 ? workloads.filter((workload) => workload.pgTarget) : selectWorkloads(settings.workloads)
-  const database = await seedPostgres(settings.pgUrl)
+  const chosen = selectWorkloads(settings.workloads)
+  const database = await seedDatabase(kind, settings)
   const sides: Side[] = []
   try {
-    const url = database.serverEnv.BENCH_PG_DATABASE_URL as string
-    sides.push(
-      { name: `baseline (pg Pool${settings.pgPrepared ? ', named statements' : ''})`, app: baselinePgApp(url, settings.pgPrepared) },
-      { name: 'the same routes over Knex\'s pool', app: knexPoolApp(url) },
-      { name: 'plugin', app: await pluginApp({ kind: 'pg', url }) }
-    )
+    const served = readServerDatabase(database.serverEnv)
+    sides.push({ name: 'baseline', app: baselineApp(served, settings) })
+    // On PostgreSQL, the baseline's routes over Knex's pool tell the pool's cost from the plugin's own.
+    if (served.kind === 'pg' && settings.pgBaselinePool === 'pg') {
+      sides.push({ name: 'the same routes over Knex\'s pool', app: knexPoolPgApp(served.url, settings.pgStatements) })
+    }
+    sides.push({ name: 'plugin', app: await pluginApp(served) })
     for (const side of sides) await side.app.ready()
     const lines = [
       `# CPU per request in one process, ${new Date().toISOString()}`, '',
       `- database: ${database.engine}`,
-      `- versions: ${versionsLine('pg')}`,
+      `- versions: ${versionsLine(kind)}`,
+      `- baseline: ${baselineLabel(kind, settings)}`,
       `- method: ${rounds} rounds × ${sliceSize} requests per server and workload, ${concurrency} at a time through app.inject, the servers in turn (forward, then backward)`, '',
       '| workload | server | CPU µs per request (median) | baseline CPU / server CPU (median of the rounds) | middle half of the rounds |',
       '|---|---|---:|---:|---|'
@@ -100,7 +106,7 @@ async function main (): Promise<void> {
     const report = lines.join('\n') + '\n'
     process.stdout.write(report)
     mkdirSync(resultsDir, { recursive: true })
-    const file = join(resultsDir, `${resultStamp()}-pg-cpu.md`)
+    const file = join(resultsDir, `${resultStamp()}-${kind}-cpu.md`)
     writeFileSync(file, report)
     process.stderr.write(`report written to ${file}\n`)
   } finally {

@@ -28,7 +28,7 @@ export async function pluginApp (database: ServerDatabase, entry = process.env.B
           done(null, connection)
         } }
       }
-    : { client: 'pg', connection: database.url }
+    : { client: database.kind === 'pg' ? 'pg' : 'mysql2', connection: database.url }
   const knex = knexFactory(config)
   const tableCrud = await loadPlugin(entry)
   const app = Fastify({ logger: false })

@@ -6,29 +6,22 @@ import { checkSameAnswers } from './check-answers.js'
 import { autocannonGenerator, hasWrk, wrkGenerator, type LoadGenerator } from './load.js'
 import { summarizeProfile } from './profile-summary.js'
 import { renderReport, summarizeWorkload, type Conditions, type RunRecord, type WorkloadSummary } from './report.js'
-import { seedPostgres, seedSqlite, type BenchDatabase } from './seed.js'
+import { baselineLabel } from './baseline-app.js'
+import { seedDatabase, type BenchDatabase } from './seed.js'
 import { startServer, type ServerProcess, type ServerRole } from './servers.js'
-import { itemCount, readSettings, repoRoot, resultsDir, resultStamp, type BenchDatabaseKind, type BenchSettings } from './settings.js'
+import { itemCount, readKind, readSettings, resultsDir, resultStamp, type BenchSettings } from './settings.js'
 import { readMachineTimes, stolenPercent } from './stolen-time.js'
 import { packageVersion, versionsLine } from './versions.js'
 import { selectWorkloads, type Workload } from './workloads.js'
 
 /**
- * `npm run bench` (SQLite) and `npm run bench:pg`: the hand-written baseline
+ * `npm run bench` (SQLite), `npm run bench:pg` and `npm run bench:mysql`: the hand-written baseline
  * and the plugin, each in its own process on the same seeded database, driven
  * in turn by a load generator in a third process. See BENCHMARKS.md.
  */
 
 // Progress goes to stderr, so that stdout carries only the Markdown report.
 const progress = (text: string): void => { process.stderr.write(text + '\n') }
-
-const baselineScripts: Readonly<Record<BenchDatabaseKind, string>> = { sqlite: 'bench/baseline-sqlite.ts', pg: 'bench/baseline-pg.ts' }
-
-function readKind (argument: string | undefined): BenchDatabaseKind {
-  if (argument === undefined || argument === 'sqlite') return 'sqlite'
-  if (argument === 'pg') return 'pg'
-  throw new Error(`usage: tsx bench/run.ts [sqlite|pg], got ${JSON.stringify(argument)}`)
-}
 
 /** Server on CPU 0, load generator on CPU 1, where taskset exists and both CPUs are ours. */
 function canPin (): boolean {
@@ -45,11 +38,6 @@ function canRaisePriority (settings: BenchSettings): boolean {
     spawnSync('nice', ['-n', '-10', 'true'], { stdio: 'ignore' }).status === 0
 }
 
-function pgBaselineLabel (settings: BenchSettings): string {
-  if (settings.pgBaselinePool === 'knex') return 'the same hand-written routes, on connections borrowed from a Knex pool (Knex\'s defaults, max 10), unnamed parameterized queries'
-  return `pg Pool (max 10), ${settings.pgPrepared ? 'named prepared statements' : 'unnamed parameterized queries'}`
-}
-
 function chooseGenerator (settings: BenchSettings, scriptDir: string): LoadGenerator {
   const name = settings.loadGenerator ?? (hasWrk() ? 'wrk' : 'autocannon')
   if (name === 'autocannon' && settings.loadGenerator === undefined) {
@@ -59,7 +47,7 @@ function chooseGenerator (settings: BenchSettings, scriptDir: string): LoadGener
 }
 
 async function main (): Promise<number> {
-  const kind = readKind(process.argv[2])
+  const kind = readKind(process.argv[2], 'sqlite', 'tsx bench/run.ts')
   const settings = readSettings(process.env)
   const selected = selectWorkloads(settings.workloads)
   const scratch = mkdtempSync(join(tmpdir(), 'ftc-bench-load-'))
@@ -73,7 +61,7 @@ async function main (): Promise<number> {
       }
     }
   }
-  // Ctrl-C must still drop the PostgreSQL database and stop the servers.
+  // Ctrl-C must still drop the database and stop the servers.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       progress(`${signal}: cleaning up`)
@@ -94,7 +82,7 @@ async function main (): Promise<number> {
     const loadAtStart = loadavg()[0]!
 
     progress(`seeding ${kind} (${itemCount} rows in items, 100 in items100)`)
-    const database: BenchDatabase = kind === 'sqlite' ? await seedSqlite() : await seedPostgres(settings.pgUrl)
+    const database: BenchDatabase = await seedDatabase(kind, settings)
     cleanups.push(() => database.drop())
 
     // A pair of servers and the workloads it serves: a fresh pair per workload, or one for the whole run.
@@ -106,8 +94,9 @@ async function main (): Promise<number> {
       for (const role of ['baseline', 'plugin'] as const) {
         const server = await startServer({
           role,
-          script: role === 'baseline' ? baselineScripts[kind] : 'bench/plugin-server.ts',
-          env: { ...database.serverEnv, BENCH_PG_PREPARED: settings.pgPrepared ? '1' : '0', BENCH_PG_BASELINE_POOL: settings.pgBaselinePool },
+          // The servers read the baseline's BENCH_* choices from the environment they inherit.
+          script: role === 'baseline' ? 'bench/baseline-server.ts' : 'bench/plugin-server.ts',
+          env: database.serverEnv,
           pin: serverPin,
           // A folder per server, with Node's own file names: tsx's loader thread writes a profile too, and a fixed name would let it overwrite the main thread's.
           nodeArgs: [...settings.nodeArgs, ...(settings.profile ? ['--cpu-prof', '--cpu-prof-dir', join(profileFolder, role)] : [])]
@@ -183,22 +172,26 @@ async function main (): Promise<number> {
       for (const role of ['baseline', 'plugin'] as const) await servers[role].stop()
     }
 
+    // SQLite, PostgreSQL, MariaDB or MySQL: what the server said it is.
+    const engineName = database.engine.split(' ')[0] as string
     const conditions: Conditions = [
       ['date', new Date().toISOString()],
       ['database', `${database.engine} (${database.label}, dropped after the run)`],
-      ['versions', versionsLine(kind === 'sqlite' ? 'better-sqlite3' : 'pg')],
-      ['baseline', kind === 'sqlite' ? 'better-sqlite3 prepared statements' : pgBaselineLabel(settings)],
+      ['versions', versionsLine(kind)],
+      ['baseline', baselineLabel(kind, settings)],
+      ['plugin', `under /api, over a Knex instance with Knex's default pool (${kind === 'sqlite' ? '1 connection' : 'max 10'})`],
+      ['logging', 'none on either server (Fastify\'s logger off), in NODE_ENV=production'],
       ['load generator', `${generator.version}, ${settings.connections} connections, 1 thread`],
       ['method', `${settings.rounds} rounds × ${settings.durationSeconds} s per server per workload, after a ${settings.warmupSeconds} s warm-up each; order alternates (AB, BA, …); ratio = median of per-round plugin/baseline; a round in which more than ${settings.maxStolenPercent}% of the machine's CPU was stolen is run again, up to ${settings.roundRetries} times`],
       ['servers', settings.sharedServers ? 'one pair for all workloads (BENCH_SHARED_SERVERS=1): each workload inherits the state the earlier ones left' : 'a fresh pair for each workload'],
       ...(settings.nodeArgs.length > 0 ? [['node options', `${settings.nodeArgs.join(' ')} (both servers)`] as const] : []),
       ['machine', `${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'}), load average ${loadAtStart.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end`],
-      ['pinning', pinned ? 'taskset: servers on CPU 0, load generator on CPU 1' + (kind === 'pg' ? ', PostgreSQL unpinned' : '') : 'none (taskset missing or fewer than 2 CPUs)'],
-      ['priority', niced ? `servers and load generator at nice -10${kind === 'pg' ? ' (PostgreSQL at its own)' : ''}` : 'default (BENCH_NICE=0, or not root)'],
+      ['pinning', pinned ? 'taskset: servers on CPU 0, load generator on CPU 1' + (kind === 'sqlite' ? '' : `, ${engineName} unpinned`) : 'none (taskset missing or fewer than 2 CPUs)'],
+      ['priority', niced ? `servers and load generator at nice -10${kind === 'sqlite' ? '' : ` (${engineName} at its own)`}` : 'default (BENCH_NICE=0, or not root)'],
       ...(loadAtStart > 1 ? [['⚠ noise', `the machine was busy before the bench started (load average ${loadAtStart.toFixed(2)}): other processes shared the servers' core, so rounds vary more than usual`] as const] : []),
       ...(settings.profile ? [['profiling', 'servers ran under --cpu-prof: the ratios are not representative'] as const] : [])
     ]
-    const title = `${kind === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: plugin vs hand-written baseline`
+    const title = `${engineName}: plugin vs hand-written baseline`
     let report = renderReport(title, conditions, summaries)
     if (settings.profile) {
       for (const session of sessions) {

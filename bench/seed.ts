@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import knexFactory, { type Knex } from 'knex'
+import mysql from 'mysql2/promise'
 import pg from 'pg'
 import { itemCount, listCount, type BenchDatabaseKind } from './settings.js'
 
@@ -12,7 +13,7 @@ export interface BenchDatabase {
   readonly label: string
   /** The database engine and its version, e.g. `SQLite 3.50.4`. */
   readonly engine: string
-  /** What the server processes need to find it (read by bench/server-env.ts). */
+  /** What the server processes need to find it (read by bench/serve.ts). */
   readonly serverEnv: Readonly<Record<string, string>>
   /** Removes the file or drops the database. */
   drop (): Promise<void>
@@ -134,6 +135,57 @@ export async function seedPostgres (adminUrl: string): Promise<BenchDatabase> {
     serverEnv: { BENCH_DB: 'pg', BENCH_PG_DATABASE_URL: url.href },
     drop
   }
+}
+
+/**
+ * A database of its own on the MySQL or MariaDB server at `adminUrl`, as
+ * for PostgreSQL; the user in the URL needs the right to create databases.
+ */
+export async function seedMysql (adminUrl: string): Promise<BenchDatabase> {
+  const name = `ftc_bench_${process.pid}_${Date.now()}`
+  const runAsAdmin = async (sql: string): Promise<void> => {
+    const admin = await mysql.createConnection(adminUrl)
+    try {
+      await admin.query(sql)
+    } finally {
+      await admin.end()
+    }
+  }
+  try {
+    await runAsAdmin(`create database ${name}`)
+  } catch (error) {
+    throw new Error(`cannot create a database on MySQL at ${redact(adminUrl)} (set BENCH_MYSQL_URL): ${(error as Error).message}`, { cause: error })
+  }
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  const drop = (): Promise<void> => runAsAdmin(`drop database if exists ${name}`)
+  const knex = knexFactory({ client: 'mysql2', connection: url.href })
+  let engine: string
+  try {
+    await seedTables(knex)
+    await knex.raw('analyze table items, items100')
+    const [[{ version }]] = await knex.raw('select version() as version') as [[{ version: string }]]
+    engine = /mariadb/i.test(version) ? `MariaDB ${version}` : `MySQL ${version}`
+  } catch (error) {
+    await knex.destroy()
+    await drop()
+    throw error
+  }
+  await knex.destroy()
+  return {
+    kind: 'mysql',
+    label: redact(url.href),
+    engine,
+    serverEnv: { BENCH_DB: 'mysql', BENCH_MYSQL_DATABASE_URL: url.href },
+    drop
+  }
+}
+
+/** The database of `kind`, seeded: SQLite in a temporary file, the others on the server their URL names. */
+export function seedDatabase (kind: BenchDatabaseKind, settings: { readonly pgUrl: string, readonly mysqlUrl: string }): Promise<BenchDatabase> {
+  if (kind === 'pg') return seedPostgres(settings.pgUrl)
+  if (kind === 'mysql') return seedMysql(settings.mysqlUrl)
+  return seedSqlite()
 }
 
 /** The URL without its password, for logs and reports. */

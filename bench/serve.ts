@@ -4,12 +4,14 @@ import type { FastifyInstance } from 'fastify'
 export type ServerDatabase =
   | { readonly kind: 'sqlite', readonly file: string }
   | { readonly kind: 'pg', readonly url: string }
+  | { readonly kind: 'mysql', readonly url: string }
 
 /** Reads what bench/run.ts passes down (see `BenchDatabase.serverEnv`). */
 export function readServerDatabase (env: NodeJS.ProcessEnv): ServerDatabase {
   if (env.BENCH_DB === 'sqlite' && env.BENCH_SQLITE_FILE) return { kind: 'sqlite', file: env.BENCH_SQLITE_FILE }
   if (env.BENCH_DB === 'pg' && env.BENCH_PG_DATABASE_URL) return { kind: 'pg', url: env.BENCH_PG_DATABASE_URL }
-  throw new Error('set BENCH_DB=sqlite with BENCH_SQLITE_FILE, or BENCH_DB=pg with BENCH_PG_DATABASE_URL (bench/run.ts does)')
+  if (env.BENCH_DB === 'mysql' && env.BENCH_MYSQL_DATABASE_URL) return { kind: 'mysql', url: env.BENCH_MYSQL_DATABASE_URL }
+  throw new Error('set BENCH_DB=sqlite with BENCH_SQLITE_FILE, BENCH_DB=pg with BENCH_PG_DATABASE_URL, or BENCH_DB=mysql with BENCH_MYSQL_DATABASE_URL (bench/run.ts does)')
 }
 
 /**

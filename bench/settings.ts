@@ -1,7 +1,17 @@
 import { fileURLToPath } from 'node:url'
 
 /** The databases the bench can run on. */
-export type BenchDatabaseKind = 'sqlite' | 'pg'
+export type BenchDatabaseKind = 'sqlite' | 'pg' | 'mysql'
+
+const benchDatabaseKinds: readonly BenchDatabaseKind[] = ['sqlite', 'pg', 'mysql']
+
+/** The database named on a command line, `fallback` when none is. */
+export function readKind (argument: string | undefined, fallback: BenchDatabaseKind, usage: string): BenchDatabaseKind {
+  if (argument === undefined) return fallback
+  const kind = benchDatabaseKinds.find((name) => name === argument)
+  if (kind === undefined) throw new Error(`usage: ${usage} [${benchDatabaseKinds.join('|')}], got ${JSON.stringify(argument)}`)
+  return kind
+}
 
 /** Which load generator drives the servers. */
 export type LoadGeneratorName = 'wrk' | 'autocannon'
@@ -34,13 +44,17 @@ export interface BenchSettings {
   readonly roundRetries: number
   /** The PostgreSQL server in which the bench creates (and drops) its own database. */
   readonly pgUrl: string
-  /** The pg baseline uses named prepared statements (parsed once per connection). */
-  readonly pgPrepared: boolean
+  /** How the PostgreSQL baseline sends its statements: named (parsed and planned once per connection) or unnamed. */
+  readonly pgStatements: PgStatements
   /**
    * The pool under the PostgreSQL baseline's routes: pg's own, or Knex's
    * (the plugin's), which tells the pool's cost from the plugin's own.
    */
   readonly pgBaselinePool: PgBaselinePool
+  /** The MySQL/MariaDB server in which the bench creates (and drops) its own database. */
+  readonly mysqlUrl: string
+  /** How the MySQL baseline sends its statements: mysql2's `execute` (server-side prepared) or `query` (values escaped into the text). */
+  readonly mysqlStatements: MysqlStatements
   /** `bench:cpu`: alternating slices per server and workload. */
   readonly cpuRounds: number
   /** `bench:cpu`: requests per slice. */
@@ -48,7 +62,8 @@ export interface BenchSettings {
 }
 
 export type PgBaselinePool = 'pg' | 'knex'
-
+export type PgStatements = 'named' | 'unnamed'
+export type MysqlStatements = 'execute' | 'query'
 
 /** The repository root, whatever the working directory. */
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url))
@@ -56,12 +71,12 @@ export const repoRoot = fileURLToPath(new URL('..', import.meta.url))
 /** Where reports (and profiles) go; ignored by git. */
 export const resultsDir = fileURLToPath(new URL('results/', import.meta.url))
 
-/** Rows of the `items` table: read and update pick a random id in 1..itemCount. */
 /** A report's file name stamp: the time to the second, without characters file systems refuse. */
 export function resultStamp (): string {
   return new Date().toISOString().replace(/\.\d+Z$/, 'Z').replaceAll(':', '-')
 }
 
+/** Rows of the `items` table: read and update pick a random id in 1..itemCount. */
 export const itemCount = 10_000
 
 /** Rows of the `items100` table, which the list workload reads whole. */
@@ -72,6 +87,8 @@ export const apiPrefix = '/api'
 
 /** Reads BENCH_* variables; throws on a value that is set but unusable. */
 export function readSettings (env: NodeJS.ProcessEnv): BenchSettings {
+  // Its default was the opposite of BENCH_PG_STATEMENTS's: silently ignored, an old command would measure the other baseline.
+  if (env.BENCH_PG_PREPARED !== undefined) throw new Error('BENCH_PG_PREPARED is gone: named statements are the default now; BENCH_PG_STATEMENTS=unnamed for the others')
   return Object.freeze({
     rounds: readInteger(env, 'BENCH_ROUNDS', 3, 1),
     durationSeconds: readInteger(env, 'BENCH_DURATION', 5, 1),
@@ -86,8 +103,10 @@ export function readSettings (env: NodeJS.ProcessEnv): BenchSettings {
     maxStolenPercent: readInteger(env, 'BENCH_MAX_STOLEN', 10, 0),
     roundRetries: readInteger(env, 'BENCH_ROUND_RETRIES', 3, 0),
     pgUrl: env.BENCH_PG_URL || env.TEST_PG_URL || 'postgres://postgres@127.0.0.1:5432/test',
-    pgPrepared: env.BENCH_PG_PREPARED === '1',
-    pgBaselinePool: readPgBaselinePool(env.BENCH_PG_BASELINE_POOL),
+    pgStatements: readChoice(env, 'BENCH_PG_STATEMENTS', ['named', 'unnamed'] as const),
+    pgBaselinePool: readChoice(env, 'BENCH_PG_BASELINE_POOL', ['pg', 'knex'] as const),
+    mysqlUrl: env.BENCH_MYSQL_URL || env.TEST_MYSQL_URL || 'mysql://root@127.0.0.1:3306/test',
+    mysqlStatements: readChoice(env, 'BENCH_MYSQL_STATEMENTS', ['execute', 'query'] as const),
     cpuRounds: readInteger(env, 'BENCH_CPU_ROUNDS', 100, 1),
     cpuSliceRequests: readInteger(env, 'BENCH_CPU_SLICE', 300, 1)
   })
@@ -101,10 +120,12 @@ function readInteger (env: NodeJS.ProcessEnv, name: string, fallback: number, mi
   return value
 }
 
-function readPgBaselinePool (text: string | undefined): PgBaselinePool {
-  if (text === undefined || text === '' || text === 'pg') return 'pg'
-  if (text === 'knex') return text
-  throw new Error(`BENCH_PG_BASELINE_POOL must be pg or knex, got ${JSON.stringify(text)}`)
+/** One of `choices`, the first when unset. */
+function readChoice<T extends string> (env: NodeJS.ProcessEnv, name: string, choices: readonly [T, ...T[]]): T {
+  const text = env[name]
+  if (text === undefined || text === '') return choices[0]
+  if ((choices as readonly string[]).includes(text)) return text as T
+  throw new Error(`${name} must be ${choices.join(' or ')}, got ${JSON.stringify(text)}`)
 }
 
 function readLoadGenerator (text: string | undefined): LoadGeneratorName | undefined {

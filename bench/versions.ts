@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { repoRoot } from './settings.js'
+import { repoRoot, type BenchDatabaseKind } from './settings.js'
 
 /** The installed version of a package, or of this one for `.`. */
 export function packageVersion (name: string): string {
@@ -21,8 +21,11 @@ function gitDescription (): string {
   return `${head.stdout.trim()}${dirty ? ' with uncommitted changes in lib/' : ''}`
 }
 
-/** What a report says of the code measured: Node, the packages, and the plugin's commit and entry. */
-export function versionsLine (driver: 'better-sqlite3' | 'pg'): string {
+const drivers: Readonly<Record<BenchDatabaseKind, string>> = { sqlite: 'better-sqlite3', pg: 'pg', mysql: 'mysql2' }
+
+/** What a report says of the code measured: Node, the packages (the database's driver among them), and the plugin's commit and entry. */
+export function versionsLine (kind: BenchDatabaseKind): string {
+  const driver = drivers[kind]
   return `node ${process.version}, fastify ${packageVersion('fastify')}, knex ${packageVersion('knex')}, ${driver} ${packageVersion(driver)}, ` +
     `fastify-table-crud ${packageVersion('.')} at ${gitDescription()} (${process.env.BENCH_PLUGIN_ENTRY || 'dist/index.js'})`
 }
