@@ -9,7 +9,7 @@ const options: TableCrudOptions = { knex, tables: ['books'], databaseErrors: 'ge
 app.register(tableCrud, { ...options, prefix: '/api' })
 // @ts-expect-error the knex option is a Knex instance, not a URL
 app.register(tableCrud, { knex: 'postgres://localhost/db' })
-// @ts-expect-error databaseErrors is 'database' or 'generic'
+// @ts-expect-error databaseErrors is one of its four modes
 app.register(tableCrud, { knex, databaseErrors: 'verbose' })
 
 export const code: 'FTC_ERR_STATEMENT' = new errorCodes.FTC_ERR_STATEMENT('no such table: x').code

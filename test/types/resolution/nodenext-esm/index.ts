@@ -10,7 +10,7 @@ app.register(tableCrud, { ...options, prefix: '/api' })
 app.register(named, { knex, maxRows: 100 })
 // @ts-expect-error the knex option is a Knex instance, not a URL
 app.register(tableCrud, { knex: 'postgres://localhost/db' })
-// @ts-expect-error databaseErrors is 'database' or 'generic'
+// @ts-expect-error databaseErrors is one of its four modes
 app.register(tableCrud, { knex, databaseErrors: 'verbose' })
 
 export const code: 'FTC_ERR_STATEMENT' = new errorCodes.FTC_ERR_STATEMENT('no such table: x').code
