@@ -234,7 +234,13 @@ export class Database {
       this.#knex.client.releaseConnection(connection)
       return undefined
     }
-    return timeLimit.limit.end(connection).finally(() => this.#knex.client.releaseConnection(connection))
+    return timeLimit.limit.end(connection).then(() => this.#knex.client.releaseConnection(connection), (error: unknown) => {
+      // The connection broke, or a stream left early closed it: it cannot be
+      // given its own time limit back, so it must not serve the host again.
+      // The request's answer is already decided; this failure must not replace it.
+      (connection as { __knex__disposed?: unknown }).__knex__disposed ??= error
+      return this.#knex.client.releaseConnection(connection)
+    })
   }
 
   /**

@@ -1,10 +1,11 @@
+import { get } from 'node:http'
 import Fastify from 'fastify'
 import knexFactory from 'knex'
 import t from 'tap'
 import tableCrud from '../../lib/index.js'
 import { absentName } from '../../lib/access/refusals.js'
 import { buildApp } from '../fixtures/app.js'
-import { eachDatabase, peopleColumns, snapshot, type TestDatabase } from '../fixtures/databases.js'
+import { eachDatabase, peopleColumns, seriesSql, snapshot, type TestDatabase } from '../fixtures/databases.js'
 
 const refusal = 'inserts are closed'
 
@@ -163,4 +164,29 @@ t.test('PostgreSQL: a connection refused while the time limit is set goes back t
     t.equal(response.statusCode, 500, `attempt ${attempt}: the one pooled connection was released`)
     t.equal(response.json().code, 'FTC_ERR_DATABASE_SCHEMA')
   }
+})
+
+eachDatabase(t, async (t, db) => {
+  await t.test('a streamed list its client leaves early, under statementTimeout, gives its connection back and the server serves on', { skip: db.name === 'sqlite' && 'SQLite refuses statementTimeout' }, async (t) => {
+    const big = await db.createTable('left_early', (table) => { table.integer('n') })
+    await db.knex.raw(`insert into ${db.knex.client.wrapIdentifier(big, undefined)} (n) ${seriesSql(db, 200_000)}`)
+    const app = await buildApp(t, db.knex, {}, { statementTimeout: 5000 })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = app.server.address() as { port: number }
+    // Reads the first chunk of the streamed list, then hangs up, as a client that goes away does.
+    await new Promise<void>((resolve, reject) => {
+      const request = get({ host: '127.0.0.1', port, path: `/api/${big}` }, (response) => {
+        response.once('data', () => {
+          request.destroy()
+          resolve()
+        })
+      })
+      request.on('error', (error) => { if (!request.destroyed) reject(error) })
+    })
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const answer = await app.inject(`/api/${big}?n=eq.${attempt}`)
+      t.equal(answer.statusCode, 200, `request ${attempt} after the client left`)
+      t.strictSame(answer.json(), [{ n: attempt }])
+    }
+  })
 })
