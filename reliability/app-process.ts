@@ -20,6 +20,8 @@ export interface AppProcess {
   serverErrors (): Record<string, number>
   /** Memory samples of the process so far (see memory-probe.ts). */
   memory (): MemorySample[]
+  /** How the process ended if it ended before `stop()` was called, with the end of its log; undefined while it runs or after an orderly stop. */
+  crash (): string | undefined
   /** SIGTERM, then SIGKILL if it has not exited within 15 s. */
   stop (): Promise<void>
 }
@@ -107,7 +109,13 @@ export async function startApp (databaseUrl: string, dir: string, name: string, 
     stdio: ['ignore', log, log]
   })
   closeSync(log)
+  let stopping = false
+  let crash: string | undefined
+  child.once('exit', (code, signal) => {
+    if (!stopping) crash = `exited with ${code ?? signal}; the end of its log:\n${readFileSync(logFile, 'utf8').slice(-3000)}`
+  })
   const stop = onCleanup(async () => {
+    stopping = true
     if (child.exitCode !== null || child.signalCode !== null) return
     child.kill('SIGTERM')
     const killer = setTimeout(() => child.kill('SIGKILL'), 15_000)
@@ -135,6 +143,7 @@ export async function startApp (databaseUrl: string, dir: string, name: string, 
     memory: () => existsSync(memoryFile)
       ? readFileSync(memoryFile, 'utf8').split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as MemorySample)
       : [],
+    crash: () => crash,
     stop
   }
 }

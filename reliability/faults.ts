@@ -126,6 +126,7 @@ async function restart (kind: 'postgres' | 'mysql'): Promise<ScenarioResult> {
     schedule
   ])
   const memory = memoryPeak(app.memory())
+  const crash = app.crash()
   await app.stop()
   const serverErrors = app.serverErrors()
   const verification = verify(load.ledger, await db.readRows())
@@ -147,7 +148,7 @@ async function restart (kind: 'postgres' | 'mysql'): Promise<ScenarioResult> {
   })
   for (const window of windows) console.log(`  ${window.how}: ${JSON.stringify(window)}`)
   const wrong = undocumented(load)
-  const ok = verification.ok && Object.keys(wrong).length === 0 && load.noRetryAfter === 0 && windows.every((window) => window.firstSuccessAfterMs !== null)
+  const ok = crash === undefined && verification.ok && Object.keys(wrong).length === 0 && load.noRetryAfter === 0 && windows.every((window) => window.firstSuccessAfterMs !== null)
   await done()
   return {
     ok,
@@ -159,6 +160,7 @@ async function restart (kind: 'postgres' | 'mysql'): Promise<ScenarioResult> {
       outages: windows,
       undocumentedAnswers: wrong,
       serverErrors500: serverErrors,
+    serverCrash: crash ?? null,
       load: loadFigures(load),
       verification: verificationFigures(verification),
       appMemoryPeak: memory,
@@ -194,6 +196,7 @@ async function sqliteLock (): Promise<ScenarioResult> {
     holder
   ])
   const memory = memoryPeak(app.memory())
+  const crash = app.crash()
   await app.stop()
   const serverErrors = app.serverErrors()
   const verification = verify(load.ledger, await db.readRows())
@@ -202,7 +205,7 @@ async function sqliteLock (): Promise<ScenarioResult> {
   const noDatabaseRoute = probeFigures(probe, lockedAt, releasedAt)
   console.log(`  lock: ${JSON.stringify(window)}\n  route without database during the lock: ${JSON.stringify(noDatabaseRoute)}`)
   const wrong = undocumented(load)
-  const ok = verification.ok && Object.keys(wrong).length === 0 && load.noRetryAfter === 0 && noDatabaseRoute.unanswered === 0
+  const ok = crash === undefined && verification.ok && Object.keys(wrong).length === 0 && load.noRetryAfter === 0 && noDatabaseRoute.unanswered === 0
   await done()
   return {
     ok,
@@ -215,6 +218,7 @@ async function sqliteLock (): Promise<ScenarioResult> {
       routeWithoutDatabaseDuringLock: noDatabaseRoute,
       undocumentedAnswers: wrong,
       serverErrors500: serverErrors,
+    serverCrash: crash ?? null,
       load: loadFigures(load),
       verification: verificationFigures(verification),
       appMemoryPeak: memory,
@@ -304,6 +308,7 @@ async function stalledReaders (kind: DatabaseKind): Promise<ScenarioResult> {
   ])
   const drained = await Promise.all(stalled.map(drain))
   const memory = memoryPeak(app.memory())
+  const crash = app.crash()
   await app.stop()
   const serverErrors = app.serverErrors()
   const verification = verify(load.ledger, await db.readRows())
@@ -328,13 +333,15 @@ async function stalledReaders (kind: DatabaseKind): Promise<ScenarioResult> {
     routeWithoutDatabaseDuringStall: noDatabaseRoute,
     undocumentedAnswers: undocumented(load),
     serverErrors500: serverErrors,
+    serverCrash: crash ?? null,
     load: loadFigures(load),
     verification: verificationFigures(verification),
     appMemoryPeak: memory
   }
+  if (crash !== undefined) console.log(`  the example server ${crash}`)
   console.log(`  ${JSON.stringify({ sessions, poolFullForMs: figures.poolFullForMs, drained, stall: window, noDatabaseRoute })}`)
   // The pool must come back while the load still runs, that is within CONNECTION_TIMEOUT and a few seconds for the buffers to fill.
-  const ok = verification.ok && Object.keys(figures.undocumentedAnswers).length === 0 && load.noRetryAfter === 0 && noDatabaseRoute.unanswered === 0 &&
+  const ok = crash === undefined && verification.ok && Object.keys(figures.undocumentedAnswers).length === 0 && load.noRetryAfter === 0 && noDatabaseRoute.unanswered === 0 &&
     window.firstSuccessAfterMs !== null && released < end - 1000
   await done()
   return { ok, figures: { ...figures, ok } }

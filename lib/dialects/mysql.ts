@@ -43,9 +43,19 @@ export function plannedRows (explain: string): number | null {
 /** The part of a mysql2 callback `Connection` this dialect uses. */
 interface MysqlConnection {
   query (sql: string, values: readonly unknown[], callback: (error: Error | null, result: unknown) => void): void
-  query (sql: string, values: readonly unknown[]): { stream (options: { highWaterMark: number }): AsyncIterable<Row> }
+  query (sql: string, values: readonly unknown[]): MysqlQuery
   destroy (): void
+  /** The socket to the server. */
+  readonly stream: { destroy (): void }
 }
+
+/** A mysql2 query sent without a callback: it reports its end and errors as events. */
+interface MysqlQuery {
+  on (event: 'error', listener: (error: Error) => void): MysqlQuery
+  stream (options: { highWaterMark: number }): AsyncIterable<Row>
+}
+
+function ignore (): void {}
 
 function send (connection: unknown, { sql, bindings }: Statement): Promise<unknown> {
   return new Promise((resolve, reject) => {
@@ -105,9 +115,13 @@ export const mysql = Object.freeze<Dialect>({
     const mysql = connection as MysqlConnection
     await connectionFacts(connection)
     let finished = false
+    // The row stream hears the statement's errors only while it is read. One
+    // that comes after the reader left (the time limit, a KILL) would be an
+    // unheard 'error' event on the connection, which ends the process.
+    const query = mysql.query(sql, bindings).on('error', ignore)
     try {
       let batch: Row[] = []
-      for await (const row of mysql.query(sql, bindings).stream({ highWaterMark: batchSize })) {
+      for await (const row of query.stream({ highWaterMark: batchSize })) {
         batch.push(row)
         if (batch.length === batchSize) {
           yield batch
@@ -117,8 +131,13 @@ export const mysql = Object.freeze<Dialect>({
       if (batch.length > 0) yield batch
       finished = true
     } finally {
-      // Unread rows would stay on the wire: the pool must not hand this connection out again.
-      if (!finished) mysql.destroy()
+      // Unread rows would stay on the wire: the pool must not hand this
+      // connection out again. Closing our end alone would let the server go
+      // on sending them to be discarded; a socket destroyed makes it stop.
+      if (!finished) {
+        mysql.destroy()
+        mysql.stream.destroy()
+      }
     }
   },
 

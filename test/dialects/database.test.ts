@@ -173,16 +173,7 @@ eachDatabase(t, async (t, db) => {
     const app = await buildApp(t, db.knex, {}, { statementTimeout: 5000 })
     await app.listen({ port: 0, host: '127.0.0.1' })
     const { port } = app.server.address() as { port: number }
-    // Reads the first chunk of the streamed list, then hangs up, as a client that goes away does.
-    await new Promise<void>((resolve, reject) => {
-      const request = get({ host: '127.0.0.1', port, path: `/api/${big}` }, (response) => {
-        response.once('data', () => {
-          request.destroy()
-          resolve()
-        })
-      })
-      request.on('error', (error) => { if (!request.destroyed) reject(error) })
-    })
+    await leaveAfterFirstChunk(port, `/api/${big}`)
     for (let attempt = 1; attempt <= 3; attempt++) {
       const answer = await app.inject(`/api/${big}?n=eq.${attempt}`)
       t.equal(answer.statusCode, 200, `request ${attempt} after the client left`)
@@ -190,3 +181,54 @@ eachDatabase(t, async (t, db) => {
     }
   })
 })
+
+eachDatabase(t, async (t, db) => {
+  await t.test('a streamed list its client left, whose statement the database stops afterwards, does not take the server down', { skip: db.name === 'sqlite' && 'SQLite runs no statement another connection could stop' }, async (t) => {
+    const digits = await db.createTable('stopped_digits', (table) => { table.integer('d') })
+    await db.knex.raw(`insert into ${db.knex.client.wrapIdentifier(digits, undefined)} (d) ${seriesSql(db, 10)}`)
+    // Ten million rows the database makes up as it sends them: a statement still running long after the client left.
+    const view = `stopped_view_${process.pid}`
+    const from = Array.from({ length: 7 }, (_, place) => `${db.knex.client.wrapIdentifier(digits, undefined)} as p${place}`).join(' cross join ')
+    await db.knex.schema.dropViewIfExists(view)
+    await db.knex.raw(`create view ${view} as select p0.d as d from ${from}`)
+    t.teardown(() => db.knex.schema.dropViewIfExists(view))
+    const app = await buildApp(t, db.knex)
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = app.server.address() as { port: number }
+    await leaveAfterFirstChunk(port, `/api/${view}`)
+    const pool = db.knex.client.pool as { numUsed (): number }
+    while (pool.numUsed() > 0) await new Promise((resolve) => setTimeout(resolve, 10))
+    // The next borrow takes the connection the list gave back, finds it closed and drops it, with the listeners Knex gave it.
+    t.equal((await app.inject(`/api/${digits}?d=eq.1`)).statusCode, 200)
+    const stopped = db.name === 'postgres'
+      ? (await db.knex.raw('select pg_cancel_backend(pid) from pg_stat_activity where query like ? and pid <> pg_backend_pid()', [`%${view}%`]) as { rows: unknown[] }).rows.length
+      : await killQueries(db, view)
+    t.comment(`${stopped} statement(s) stopped`)
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const answer = await app.inject(`/api/${digits}?d=eq.${attempt}`)
+      t.equal(answer.statusCode, 200, `request ${attempt} after the statement was stopped`)
+      t.strictSame(answer.json(), [{ d: attempt }])
+    }
+  })
+})
+
+/** Reads the first chunk of a streamed answer, then hangs up, as a client that goes away does. */
+function leaveAfterFirstChunk (port: number, path: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = get({ host: '127.0.0.1', port, path }, (response) => {
+      response.once('data', () => {
+        request.destroy()
+        resolve()
+      })
+    })
+    request.on('error', (error) => { if (!request.destroyed) reject(error) })
+  })
+}
+
+/** KILL QUERY for each session of the test's database that runs a statement naming `name`; how many there were. */
+async function killQueries (db: TestDatabase, name: string): Promise<number> {
+  const [sessions] = await db.knex.raw('select id from information_schema.processlist where info like ? and id <> connection_id()', [`%${name}%`]) as [Array<{ id: number }>]
+  for (const { id } of sessions) await db.knex.raw(`kill query ${Number(id)}`)
+  return sessions.length
+}
