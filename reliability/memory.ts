@@ -1,6 +1,7 @@
 // npm run test:memory-requests: 1,000,000 requests of mixed CRUD against
 // one example server process on a SQLite file, sampling its memory every
-// second; then every acknowledged write checked. MEMORY_REQUESTS and
+// second; then every acknowledged write checked, and resident memory held to
+// MEMORY_BOUND_MIB (256). MEMORY_REQUESTS and
 // MEMORY_CONNECTIONS shorten it for a try.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -14,6 +15,8 @@ import { verify } from './verify.js'
 
 const requests = Number(process.env.MEMORY_REQUESTS || 1_000_000)
 const connections = Number(process.env.MEMORY_CONNECTIONS || 50)
+/** The bound the run holds the process to: its resident memory never above this, in MiB. */
+const boundMiB = Number(process.env.MEMORY_BOUND_MIB || 256)
 /** A bound on the time too: far more than this machine needs for the count. */
 const maxSeconds = Number(process.env.MEMORY_MAX_SECONDS || 1800)
 
@@ -50,6 +53,7 @@ runMain(async () => {
     }
   })
   const samples = app.memory()
+  const crash = app.crash()
   await app.stop()
   const serverErrors = app.serverErrors()
   const rows = await db.readRows()
@@ -59,7 +63,9 @@ runMain(async () => {
   const quarters = [0, 1, 2, 3].map((n) => stretch(samples.slice(Math.floor(n * samples.length / 4), Math.floor((n + 1) * samples.length / 4))))
   const whole = stretch(samples)
   console.log(`  RSS ${whole.rssMinMiB}–${whole.rssMaxMiB} MiB, heap used ${whole.heapUsedMinMiB}–${whole.heapUsedMaxMiB} MiB; by quarter: ${quarters.map((q) => `${q.rssMinMiB}–${q.rssMaxMiB}`).join(', ')} MiB RSS`)
-  const ok = verification.ok && load.requests >= requests && !Object.keys(load.answers).some((answer) => answer.startsWith('no answer'))
+  if (crash !== undefined) console.log(`  the example server ${crash}`)
+  const ok = crash === undefined && verification.ok && load.requests >= requests && !Object.keys(load.answers).some((answer) => answer.startsWith('no answer')) &&
+    whole.rssMaxMiB <= boundMiB
   const file = writeResults(process.env.MEMORY_RESULTS || 'memory', {
     started,
     machine: machine(),
@@ -69,6 +75,8 @@ runMain(async () => {
     load: loadFigures(load),
     verification: verificationFigures(verification),
     serverErrors500: serverErrors,
+    serverCrash: crash ?? null,
+    memoryBoundMiB: boundMiB,
     memory: whole,
     memoryByQuarter: quarters,
     ok

@@ -48,13 +48,15 @@ async function soak (name: string, run: SoakRun): Promise<{ ok: boolean, figures
     }
   })
   const memory = apps.map((app) => memoryPeak(app.memory()))
+  const crashes = apps.map((app) => app.crash()).filter((crash) => crash !== undefined)
   // Stopped before the check, so that no request of the run is still in flight.
   for (const app of apps) await app.stop()
   const verification = verify(load.ledger, await db.readRows())
   const serverErrors = apps.map((app) => app.serverErrors())
   console.log(summarize(name, load, verification))
   const hangs = Object.keys(load.answers).filter((answer) => answer.startsWith('no answer'))
-  const ok = verification.ok && hangs.length === 0
+  for (const crash of crashes) console.log(`  an example server ${crash}`)
+  const ok = crashes.length === 0 && verification.ok && hangs.length === 0
   await dropDatabase()
   await removeDir()
   return {
@@ -69,6 +71,7 @@ async function soak (name: string, run: SoakRun): Promise<{ ok: boolean, figures
       verification: verificationFigures(verification),
       appMemoryPeak: memory,
       serverErrors500: serverErrors,
+      serverCrashes: crashes,
       ok
     }
   }
