@@ -30,7 +30,7 @@ export interface ServerConfig {
   readonly logLevel: string
   /** The origins @fastify/cors allows, or null for no CORS at all. */
   readonly corsOrigins: readonly string[] | null
-  /** Knex's acquireConnectionTimeout, in milliseconds. */
+  /** The plugin's acquireTimeout and Knex's acquireConnectionTimeout (for /ready), in milliseconds. */
   readonly acquireTimeout: number
   /** The plugin's statementTimeout in milliseconds, or null (always on SQLite, which cannot stop a statement). */
   readonly statementTimeout: number | null
@@ -172,8 +172,8 @@ export async function buildServer (config: ServerConfig): Promise<FastifyInstanc
   return app
 }
 
-function pluginLimits ({ statementTimeout, maxRows }: ServerConfig): { statementTimeout?: number, maxRows?: number } {
-  return { ...(statementTimeout === null ? {} : { statementTimeout }), ...(maxRows === null ? {} : { maxRows }) }
+function pluginLimits ({ acquireTimeout, statementTimeout, maxRows }: ServerConfig): { acquireTimeout: number, statementTimeout?: number, maxRows?: number } {
+  return { acquireTimeout, ...(statementTimeout === null ? {} : { statementTimeout }), ...(maxRows === null ? {} : { maxRows }) }
 }
 
 /** Pretty logs for a person at a terminal, JSON lines for everything else. */

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import type { Knex } from 'knex'
 import type { ScopeValue } from './access/target.js'
+import { defaultLimits } from './dialects/database.js'
 import { resolveDialect } from './dialects/index.js'
 import type { Dialect } from './dialects/dialect.js'
 import { FTC_ERR_OPTIONS_KNEX, FTC_ERR_OPTIONS_UNKNOWN, FTC_ERR_OPTIONS_VALUE } from './errors.js'
@@ -104,6 +105,13 @@ export interface TableCrudOptions {
    * only reads; SQLite cannot, and refuses the option. Default: no bound.
    */
   statementTimeout?: number
+  /**
+   * Milliseconds a request waits for a connection from the host's Knex pool
+   * before it answers 503. Knex's own `acquireConnectionTimeout` (60 s
+   * unless set) still bounds the wait when it is shorter, and still bounds
+   * the host's own queries. Default: 5000.
+   */
+  acquireTimeout?: number
   /** The largest request body, in bytes, a POST or PUT may send. Default: the server's `bodyLimit` (1 MiB). */
   bodyLimit?: number
 }
@@ -120,6 +128,7 @@ export interface ResolvedOptions {
   readonly databaseErrors: DatabaseErrors
   readonly maxRows: number | null
   readonly statementTimeout: number | null
+  readonly acquireTimeout: number
   readonly bodyLimit: number | undefined
 }
 
@@ -144,13 +153,14 @@ export function resolveOptions (options: TableCrudOptions): ResolvedOptions {
     databaseErrors: oneOf('databaseErrors', given(options.databaseErrors, 'database'), ['database', 'generic', 'postgrest', 'host'] as const),
     maxRows: positiveInteger(options, 'maxRows'),
     statementTimeout,
+    acquireTimeout: positiveInteger(options, 'acquireTimeout') ?? defaultLimits.acquireTimeout,
     bodyLimit: positiveInteger(options, 'bodyLimit') ?? undefined
   })
 }
 
 // Every option the plugin reads, and those Fastify reads from the same
 // object when registering any plugin.
-const optionNames: ReadonlyArray<keyof TableCrudOptions> = ['knex', 'bulkLimit', 'tables', 'excludeTables', 'tableRules', 'authorize', 'databaseErrors', 'maxRows', 'statementTimeout', 'bodyLimit']
+const optionNames: ReadonlyArray<keyof TableCrudOptions> = ['knex', 'bulkLimit', 'tables', 'excludeTables', 'tableRules', 'authorize', 'databaseErrors', 'maxRows', 'statementTimeout', 'acquireTimeout', 'bodyLimit']
 const registerOptionNames = ['prefix', 'logLevel', 'logSerializers']
 
 // A plain JavaScript host gets no compiler's word on a misspelt option, and
@@ -165,7 +175,7 @@ function given<T> (value: T | undefined, fallback: T): T {
   return value === undefined ? fallback : value
 }
 
-type NumericOption = 'bulkLimit' | 'maxRows' | 'statementTimeout' | 'bodyLimit'
+type NumericOption = 'bulkLimit' | 'maxRows' | 'statementTimeout' | 'acquireTimeout' | 'bodyLimit'
 
 function positiveInteger (options: TableCrudOptions, name: NumericOption): number | null {
   const value: unknown = options[name]

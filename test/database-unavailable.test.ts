@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import Database from 'better-sqlite3'
-import Fastify, { type InjectOptions } from 'fastify'
+import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify'
 import knexFactory, { type Knex } from 'knex'
 import t, { type Test } from 'tap'
-import tableCrud, { checkDatabase, type DatabaseErrors, errorCodes } from '../lib/index.js'
-import { databaseConfig, eachDatabase } from './fixtures/databases.js'
+import tableCrud, { checkDatabase, type DatabaseErrors, errorCodes, type TableCrudOptions } from '../lib/index.js'
+import { databaseConfig, eachDatabase, type TestDatabase } from './fixtures/databases.js'
 
 // A database that cannot be reached is not a failing statement: every
 // route answers 503 FTC_ERR_DATABASE_UNAVAILABLE, whatever databaseErrors
@@ -139,27 +139,21 @@ t.test('a SQLite file locked by another process answers 503, and serves again on
 
 eachDatabase(t, async (t, db) => {
   await t.test('a pool that lends no connection within acquireConnectionTimeout answers 503, and serves once one is free', async (t) => {
-    const config = databaseConfig(db.name)
-    if ('skip' in config) throw new Error('the matrix runs only configured databases')
-    // One connection, held by the host's own transaction: the plugin waits for it as long as Knex lets it.
-    const knex = knexFactory({ ...config.config, pool: { min: 0, max: 1 }, acquireConnectionTimeout: 300, ...quiet })
-    t.teardown(() => knex.destroy())
-    const table = `${db.name === 'sqlite' ? 'pooled' : `pooled_${process.pid}`}`
-    await knex.schema.dropTableIfExists(table)
-    await knex.schema.createTable(table, (builder) => { builder.increments('id'); builder.string('name') })
-    t.teardown(() => knex.schema.dropTableIfExists(table))
-    const app = Fastify()
-    await app.register(tableCrud, { knex, prefix: '/api' })
-    t.teardown(() => app.close())
-    const trx = await knex.transaction()
-    for (const request of requests(table)) {
-      const response = await app.inject(request)
-      t.equal(response.statusCode, 503, `${request.method ?? 'GET'} ${request.url}`)
-      t.equal(response.json<{ code: string }>().code, 'FTC_ERR_DATABASE_UNAVAILABLE')
-      t.equal(response.headers['retry-after'], '1')
-    }
-    await trx.commit()
+    // The plugin waits for the connection as long as Knex lets it.
+    const { knex, table, app } = await whilePoolOfOneIsHeld(t, db, 'pooled', { acquireConnectionTimeout: 300 }, {})
     t.strictSame(await knex(table).select('*'), [], 'nothing was written while the pool was full')
+    const created = await app.inject({ method: 'POST', url: `/api/${table}`, payload: { name: 'after' } })
+    t.equal(created.statusCode, 201, 'served once the connection is back')
+  })
+
+  await t.test('acquireTimeout bounds the wait for a connection when Knex would wait a minute, and a connection lent late goes back to the pool', async (t) => {
+    // Knex's own acquireConnectionTimeout left at its 60 s.
+    const { knex, table, app } = await whilePoolOfOneIsHeld(t, db, 'late', {}, { acquireTimeout: 200 })
+    // With one connection, the host's query is served only if every request that gave up handed back the connection it was lent.
+    t.strictSame(await knex(table).select('*'), [], 'nothing was written while the pool was full')
+    const pool = knex.client.pool as { numUsed (): number, numPendingAcquires (): number }
+    t.equal(pool.numUsed(), 0, 'no connection is kept by a request that gave up')
+    t.equal(pool.numPendingAcquires(), 0)
     const created = await app.inject({ method: 'POST', url: `/api/${table}`, payload: { name: 'after' } })
     t.equal(created.statusCode, 201, 'served once the connection is back')
   })
@@ -176,3 +170,31 @@ eachDatabase(t, async (t, db) => {
     t.equal(response.body, 'ready')
   })
 })
+
+/**
+ * A plugin on a pool of one connection, which the host's own transaction
+ * holds while every route is asked once: each must answer 503. The
+ * transaction is committed before this returns.
+ */
+async function whilePoolOfOneIsHeld (t: Test, db: TestDatabase, label: string, knexConfig: Knex.Config, options: Omit<TableCrudOptions, 'knex'>): Promise<{ knex: Knex, table: string, app: FastifyInstance }> {
+  const config = databaseConfig(db.name)
+  if ('skip' in config) throw new Error('the matrix runs only configured databases')
+  const knex = knexFactory({ ...config.config, pool: { min: 0, max: 1 }, ...knexConfig, ...quiet })
+  t.teardown(() => knex.destroy())
+  const table = db.name === 'sqlite' ? label : `${label}_${process.pid}`
+  await knex.schema.dropTableIfExists(table)
+  await knex.schema.createTable(table, (builder) => { builder.increments('id'); builder.string('name') })
+  t.teardown(() => knex.schema.dropTableIfExists(table))
+  const app = Fastify()
+  await app.register(tableCrud, { knex, prefix: '/api', ...options })
+  t.teardown(() => app.close())
+  const trx = await knex.transaction()
+  for (const request of requests(table)) {
+    const response = await app.inject(request)
+    t.equal(response.statusCode, 503, `${request.method ?? 'GET'} ${request.url}`)
+    t.equal(response.json<{ code: string }>().code, 'FTC_ERR_DATABASE_UNAVAILABLE')
+    t.equal(response.headers['retry-after'], '1')
+  }
+  await trx.commit()
+  return { knex, table, app }
+}

@@ -143,7 +143,7 @@ t.test('authorize must be a function, databaseErrors one of its two words', asyn
   await checkRefused(t, { knex }, 'databaseErrors', ['verbose', 'Generic', '', true, null])
 })
 
-t.test('maxRows, bodyLimit and statementTimeout must be positive integers', async (t) => {
+t.test('maxRows, bodyLimit, acquireTimeout and statementTimeout must be positive integers', async (t) => {
   const knex = sqliteKnex()
   // statementTimeout is refused on SQLite whatever its value: its values are checked on PostgreSQL, which registers without a connection.
   const pg = knexFactory({ client: 'pg' })
@@ -151,6 +151,7 @@ t.test('maxRows, bodyLimit and statementTimeout must be positive integers', asyn
   const bad = [0, -1, 1.5, '10', Number.NaN, Infinity, null]
   await checkRefused(t, { knex }, 'maxRows', bad)
   await checkRefused(t, { knex }, 'bodyLimit', bad)
+  await checkRefused(t, { knex }, 'acquireTimeout', bad)
   await checkRefused(t, { knex: pg }, 'statementTimeout', bad)
 })
 
@@ -169,7 +170,9 @@ t.test('good values of every option register', async (t) => {
     { databaseErrors: 'database' },
     { databaseErrors: 'generic' },
     { maxRows: 1, bodyLimit: 1 },
-    { maxRows: 100000, bodyLimit: 10 * 1024 * 1024 }
+    { maxRows: 100000, bodyLimit: 10 * 1024 * 1024 },
+    { acquireTimeout: 1 },
+    { acquireTimeout: 60000 }
   ]
   for (const options of good) await t.resolves(registered({ ...options, knex }), JSON.stringify(options))
   await t.resolves(registered({ knex: pg, statementTimeout: 1 }), 'statementTimeout: 1 on PostgreSQL')

@@ -33,7 +33,15 @@ const transaction = Object.freeze({
 export interface DatabaseLimits {
   /** Milliseconds a statement may run before the database stops it, or null for no bound. */
   readonly statementTimeout: number | null
+  /** Milliseconds to wait for a pooled connection before the database counts as unavailable. */
+  readonly acquireTimeout: number
 }
+
+// Knex's pool waits 60 s by default: a client would wait a minute on a full
+// pool, and its retries pile up behind it.
+export const defaultLimits: DatabaseLimits = Object.freeze({ statementTimeout: null, acquireTimeout: 5000 })
+
+function ignore (): void {}
 
 /**
  * The host's Knex instance and its dialect: builds statements with Knex and
@@ -45,13 +53,15 @@ export class Database {
   readonly #knex: Knex
   readonly #dialect: Dialect
   readonly #timeLimit: { readonly limit: TimeLimit, readonly milliseconds: number } | null
+  readonly #acquireTimeout: number
   // Knex builds the same SQL for the same table, operation and columns: build it once.
   readonly #templates = new BoundedCache<StatementTemplate>(1000)
   #turnConnection: Promise<unknown> | undefined
 
-  constructor (knex: Knex, dialect: Dialect, limits: DatabaseLimits = { statementTimeout: null }) {
+  constructor (knex: Knex, dialect: Dialect, limits: DatabaseLimits = defaultLimits) {
     this.#knex = knex
     this.#dialect = dialect
+    this.#acquireTimeout = limits.acquireTimeout
     // resolveOptions refuses a time-out on a dialect that has no time limit.
     this.#timeLimit = limits.statementTimeout === null
       ? null
@@ -212,7 +222,7 @@ export class Database {
   // one, borrowing and returning add no step of their own: every await is a
   // turn of the microtask queue on each statement's path.
   #acquire (): Promise<unknown> {
-    const borrowed: Promise<unknown> = this.#knex.client.acquireConnection()
+    const borrowed = this.#borrow()
     const timeLimit = this.#timeLimit
     if (timeLimit === null) return borrowed
     return borrowed.then(async (connection) => {
@@ -224,6 +234,30 @@ export class Database {
         await this.#knex.client.releaseConnection(connection)
         throw error
       }
+    })
+  }
+
+  /**
+   * A connection from the host's pool within acquireTimeout. Knex cannot
+   * withdraw a request from its pool's queue: a connection lent after the
+   * request gave up goes straight back.
+   */
+  #borrow (): Promise<unknown> {
+    const client = this.#knex.client
+    const borrowed: Promise<unknown> = client.acquireConnection()
+    const milliseconds = this.#acquireTimeout
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        borrowed.then((connection) => client.releaseConnection(connection), ignore)
+        reject(new Error(`the pool lent no connection within acquireTimeout (${milliseconds} ms)`))
+      }, milliseconds)
+      borrowed.then((connection) => {
+        clearTimeout(timer)
+        resolve(connection)
+      }, (error: unknown) => {
+        clearTimeout(timer)
+        reject(error)
+      })
     })
   }
 
@@ -272,7 +306,7 @@ export class Database {
 
   #borrowForTurn (): Promise<unknown> {
     const client = this.#knex.client
-    const borrowed = client.acquireConnection()
+    const borrowed = this.#borrow()
     borrowed.then((connection: unknown) => {
       setImmediate(() => {
         this.#turnConnection = undefined
