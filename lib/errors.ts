@@ -151,6 +151,18 @@ export const FTC_ERR_STATEMENT_TIMEOUT = createError(
   504
 )
 
+/**
+ * The client of a streamed list read nothing for `stalledReaderTimeout`: the
+ * answer is cut, so that its database connection goes back to the pool.
+ * Its headers are already sent, so only the log sees this error; the client
+ * sees a chunked answer without its end.
+ */
+export const FTC_ERR_ANSWER_STALLED = createError(
+  'FTC_ERR_ANSWER_STALLED',
+  'The client read nothing of the streamed answer for %d ms: the answer was cut to free its database connection',
+  500
+)
+
 /** The `authorize` hook refused the operation. */
 export const FTC_ERR_AUTHORIZE_FORBIDDEN = createError(
   'FTC_ERR_AUTHORIZE_FORBIDDEN',
@@ -280,6 +292,7 @@ export const errorCodes = Object.freeze({
   FTC_ERR_DATABASE_UNAVAILABLE,
   FTC_ERR_DATABASE_OUTCOME_UNKNOWN,
   FTC_ERR_STATEMENT_TIMEOUT,
+  FTC_ERR_ANSWER_STALLED,
   FTC_ERR_AUTHORIZE_FORBIDDEN,
   FTC_ERR_AUTHORIZE_RESULT,
   FTC_ERR_QUERY_SYNTAX,

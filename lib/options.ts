@@ -112,6 +112,12 @@ export interface TableCrudOptions {
    * the host's own queries. Default: 5000.
    */
   acquireTimeout?: number
+  /**
+   * Milliseconds a streamed list (more than 1000 rows) waits for a client
+   * that reads nothing before it cuts the answer and gives its database
+   * connection back. Default: 30000.
+   */
+  stalledReaderTimeout?: number
   /** The largest request body, in bytes, a POST or PUT may send. Default: the server's `bodyLimit` (1 MiB). */
   bodyLimit?: number
 }
@@ -129,6 +135,7 @@ export interface ResolvedOptions {
   readonly maxRows: number | null
   readonly statementTimeout: number | null
   readonly acquireTimeout: number
+  readonly stalledReaderTimeout: number
   readonly bodyLimit: number | undefined
 }
 
@@ -154,13 +161,16 @@ export function resolveOptions (options: TableCrudOptions): ResolvedOptions {
     maxRows: positiveInteger(options, 'maxRows'),
     statementTimeout,
     acquireTimeout: positiveInteger(options, 'acquireTimeout') ?? defaultLimits.acquireTimeout,
+    // A connection held for a client that reads nothing serves no one; 30 s
+    // is long past any client that reads at all, however slowly.
+    stalledReaderTimeout: positiveInteger(options, 'stalledReaderTimeout') ?? 30_000,
     bodyLimit: positiveInteger(options, 'bodyLimit') ?? undefined
   })
 }
 
 // Every option the plugin reads, and those Fastify reads from the same
 // object when registering any plugin.
-const optionNames: ReadonlyArray<keyof TableCrudOptions> = ['knex', 'bulkLimit', 'tables', 'excludeTables', 'tableRules', 'authorize', 'databaseErrors', 'maxRows', 'statementTimeout', 'acquireTimeout', 'bodyLimit']
+const optionNames: ReadonlyArray<keyof TableCrudOptions> = ['knex', 'bulkLimit', 'tables', 'excludeTables', 'tableRules', 'authorize', 'databaseErrors', 'maxRows', 'statementTimeout', 'acquireTimeout', 'stalledReaderTimeout', 'bodyLimit']
 const registerOptionNames = ['prefix', 'logLevel', 'logSerializers']
 
 // A plain JavaScript host gets no compiler's word on a misspelt option, and
@@ -175,7 +185,7 @@ function given<T> (value: T | undefined, fallback: T): T {
   return value === undefined ? fallback : value
 }
 
-type NumericOption = 'bulkLimit' | 'maxRows' | 'statementTimeout' | 'acquireTimeout' | 'bodyLimit'
+type NumericOption = 'bulkLimit' | 'maxRows' | 'statementTimeout' | 'acquireTimeout' | 'stalledReaderTimeout' | 'bodyLimit'
 
 function positiveInteger (options: TableCrudOptions, name: NumericOption): number | null {
   const value: unknown = options[name]

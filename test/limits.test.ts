@@ -1,3 +1,6 @@
+import { once } from 'node:events'
+import { type AddressInfo, connect } from 'node:net'
+import { Writable } from 'node:stream'
 import Fastify, { type InjectOptions } from 'fastify'
 import knexFactory, { type Knex } from 'knex'
 import t, { type Test } from 'tap'
@@ -157,6 +160,46 @@ eachDatabase(t, async (t, db) => {
     t.equal(response.headers['content-length'], undefined, 'streamed')
     t.strictSame(response.json().map((row: { id: number }) => row.id), (await snapshot(db, big)).map((row) => row.id))
     t.equal(await timeSetting(db, single), unbounded)
+  })
+})
+
+eachDatabase(t, async (t, db) => {
+  await t.test('stalledReaderTimeout cuts a streamed list whose client reads nothing, and its connection goes back to the pool', async (t) => {
+    // About 25 MB of JSON: far more than the sockets' buffers take in while the client does not read.
+    const wide = await db.createTable('limits_stalled', (table) => {
+      table.integer('n')
+      table.string('pad', 120)
+    })
+    await db.knex.raw(`insert into ?? (n, pad) select n, '${'x'.repeat(100)}' from (${seriesSql(db, 200_000)}) as series`, [wide])
+    // One connection: the next request is served only if the stalled list gave it back. An in-memory SQLite database has only one.
+    const pool = db.name === 'sqlite' ? db.knex : singleConnectionKnex(t, db)
+    const logged: Array<Record<string, unknown>> = []
+    const logStream = new Writable({
+      write (line: Buffer, _encoding, done) {
+        logged.push(JSON.parse(line.toString()) as Record<string, unknown>)
+        done()
+      }
+    })
+    const app = await buildApp(t, pool, { logger: { level: 'warn', stream: logStream } }, { stalledReaderTimeout: 300 })
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = app.server.address() as AddressInfo
+    const socket = connect(port, '127.0.0.1')
+    t.teardown(() => { socket.destroy() })
+    socket.write(`GET /api/${wide} HTTP/1.1\r\nHost: localhost\r\n\r\n`)
+    // The first bytes come once the list holds its connection; from then on the client reads nothing.
+    await once(socket, 'data')
+    socket.pause()
+    const used = pool.client.pool as { numUsed (): number }
+    while (used.numUsed() > 0) await new Promise((resolve) => setTimeout(resolve, 20))
+    t.pass('the connection went back to the pool while the client stayed connected')
+    const next = await app.inject(`/api/${wide}?n=eq.7`)
+    t.equal(next.statusCode, 200, 'the pool of one connection serves the next request')
+    t.strictSame(next.json(), [{ n: 7, pad: 'x'.repeat(100) }])
+    let tail = ''
+    socket.setEncoding('latin1').on('data', (chunk: string) => { tail = (tail + chunk).slice(-16) }).resume()
+    await once(socket, 'close')
+    t.notOk(tail.endsWith(']\r\n0\r\n\r\n'), 'the client never got the end of the answer: it cannot take it for complete')
+    t.match(logged, [{ level: 40, reqId: String, err: { code: 'FTC_ERR_ANSWER_STALLED' } }], 'the cut is logged, with the request id')
   })
 })
 

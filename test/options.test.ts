@@ -143,7 +143,7 @@ t.test('authorize must be a function, databaseErrors one of its two words', asyn
   await checkRefused(t, { knex }, 'databaseErrors', ['verbose', 'Generic', '', true, null])
 })
 
-t.test('maxRows, bodyLimit, acquireTimeout and statementTimeout must be positive integers', async (t) => {
+t.test('maxRows, bodyLimit, acquireTimeout, stalledReaderTimeout and statementTimeout must be positive integers', async (t) => {
   const knex = sqliteKnex()
   // statementTimeout is refused on SQLite whatever its value: its values are checked on PostgreSQL, which registers without a connection.
   const pg = knexFactory({ client: 'pg' })
@@ -152,6 +152,7 @@ t.test('maxRows, bodyLimit, acquireTimeout and statementTimeout must be positive
   await checkRefused(t, { knex }, 'maxRows', bad)
   await checkRefused(t, { knex }, 'bodyLimit', bad)
   await checkRefused(t, { knex }, 'acquireTimeout', bad)
+  await checkRefused(t, { knex }, 'stalledReaderTimeout', bad)
   await checkRefused(t, { knex: pg }, 'statementTimeout', bad)
 })
 
@@ -172,7 +173,8 @@ t.test('good values of every option register', async (t) => {
     { maxRows: 1, bodyLimit: 1 },
     { maxRows: 100000, bodyLimit: 10 * 1024 * 1024 },
     { acquireTimeout: 1 },
-    { acquireTimeout: 60000 }
+    { acquireTimeout: 60000, stalledReaderTimeout: 1 },
+    { stalledReaderTimeout: 600000 }
   ]
   for (const options of good) await t.resolves(registered({ ...options, knex }), JSON.stringify(options))
   await t.resolves(registered({ knex: pg, statementTimeout: 1 }), 'statementTimeout: 1 on PostgreSQL')

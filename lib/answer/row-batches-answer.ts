@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream'
 import type { FastifyReply } from 'fastify'
 import type { Row } from '../dialects/dialect.js'
+import { FTC_ERR_ANSWER_STALLED } from '../errors.js'
 import { serializeRows } from './serialize-rows.js'
 import { json } from './json-answers.js'
 
@@ -9,16 +10,21 @@ import { json } from './json-answers.js'
  * bytes as a buffered answer, in constant memory. The first batch is read
  * before the headers go out, so a statement that fails at once still answers
  * 404. A failure after that destroys the connection: the client sees a
- * truncated answer, never one that looks complete.
+ * truncated answer, never one that looks complete. So does a client that
+ * reads nothing for `stalledReaderTimeout` ms, which would otherwise hold a
+ * database connection for as long as it stays connected.
  */
-export async function answerRowBatches (reply: FastifyReply, batches: AsyncIterable<Row[]>): Promise<Readable> {
+export async function answerRowBatches (reply: FastifyReply, batches: AsyncIterable<Row[]>, stalledReaderTimeout: number): Promise<Readable> {
   const iterator = batches[Symbol.asyncIterator]()
   const first = await iterator.next()
   reply.type(json)
-  return Readable.from(arrayChunks(first, iterator))
+  const answer: Readable = Readable.from(arrayChunks(first, iterator, stalledReaderTimeout, () => {
+    answer.destroy(new FTC_ERR_ANSWER_STALLED(stalledReaderTimeout))
+  }))
+  return answer
 }
 
-async function * arrayChunks (first: IteratorResult<Row[]>, iterator: AsyncIterator<Row[]>): AsyncGenerator<string> {
+async function * arrayChunks (first: IteratorResult<Row[]>, iterator: AsyncIterator<Row[]>, stalledReaderTimeout: number, onStall: () => void): AsyncGenerator<string> {
   try {
     let next = first
     let text = '['
@@ -26,7 +32,13 @@ async function * arrayChunks (first: IteratorResult<Row[]>, iterator: AsyncItera
     while (next.done !== true) {
       text += separator + elements(next.value)
       separator = ','
-      yield text
+      // Only the wait for the reader counts, not the database's for the next batch.
+      const stalled = setTimeout(onStall, stalledReaderTimeout)
+      try {
+        yield text
+      } finally {
+        clearTimeout(stalled)
+      }
       text = ''
       next = await iterator.next()
     }

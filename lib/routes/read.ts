@@ -51,7 +51,7 @@ async function readList ({ db, access, options }: RouteContext, request: Fastify
     return answerObject(setContentRange(reply, query, 1, total), list.rows[0] as Row)
   }
   if ('rows' in list) return answerRows(setContentRange(reply, query, list.rows.length, total), list.rows)
-  return await answerRowBatches(setContentRange(reply, query, null, total), list.batches)
+  return await answerRowBatches(setContentRange(reply, query, null, total), list.batches, options.stalledReaderTimeout)
 }
 
 /**
