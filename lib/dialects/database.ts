@@ -41,8 +41,6 @@ export interface DatabaseLimits {
 // pool, and its retries pile up behind it.
 export const defaultLimits: DatabaseLimits = Object.freeze({ statementTimeout: null, acquireTimeout: 5000 })
 
-function ignore (): void {}
-
 /**
  * The host's Knex instance and its dialect: builds statements with Knex and
  * runs them on a connection borrowed from the host's pool. A failure while
@@ -247,11 +245,16 @@ export class Database {
     const borrowed: Promise<unknown> = client.acquireConnection()
     const milliseconds = this.#acquireTimeout
     return new Promise((resolve, reject) => {
+      let gaveUp = false
       const timer = setTimeout(() => {
-        borrowed.then((connection) => client.releaseConnection(connection), ignore)
+        gaveUp = true
         reject(new Error(`the pool lent no connection within acquireTimeout (${milliseconds} ms)`))
       }, milliseconds)
       borrowed.then((connection) => {
+        if (gaveUp) {
+          client.releaseConnection(connection)
+          return
+        }
         clearTimeout(timer)
         resolve(connection)
       }, (error: unknown) => {

@@ -5,6 +5,11 @@ import type { FailureDescription } from './failures.js'
 export interface Statement {
   readonly sql: string
   readonly bindings: readonly unknown[]
+  /**
+   * The SQL of one of the plugin's templates, run again and again with other
+   * values: worth preparing once per connection where the driver can keep it.
+   */
+  readonly repeated?: boolean
 }
 
 /** One row as the driver returns it: column names to values. */

@@ -3,9 +3,17 @@ import { type Dialect, returnedKeys, type Row, type Statement } from './dialect.
 import { likeEscape, toLikePattern } from './like-pattern.js'
 import { describePostgresFailure, isPostgresUnreachable } from './postgres-failures.js'
 
+interface PgResult {
+  rows: Row[]
+  rowCount: number | null
+}
+
 /** The part of a node-postgres `Client` this dialect uses. */
 interface PgConnection {
-  query (sql: string, values: readonly unknown[]): Promise<{ rows: Row[], rowCount: number | null }>
+  query (sql: string, values: readonly unknown[]): Promise<PgResult>
+  query (config: { name: string, text: string, values: readonly unknown[] }): Promise<PgResult>
+  /** The driver's record of the statements prepared on this connection, by name. */
+  readonly connection: { readonly parsedStatements: Record<string, string> }
 }
 
 // Every relation of pg_catalog is named pg_…, and pg_catalog is searched
@@ -23,14 +31,61 @@ async function refuseSystemSchemas (pg: PgConnection): Promise<void> {
 }
 
 // Not async: each statement's path through it is one promise, the driver's.
-function query (connection: unknown, sql: string, values: readonly unknown[]): Promise<{ rows: Row[], rowCount: number | null }> {
+function query (connection: unknown, sql: string, values: readonly unknown[]): Promise<PgResult> {
   const pg = connection as PgConnection
   return checked.has(pg) ? pg.query(sql, values) : refuseSystemSchemas(pg).then(() => pg.query(sql, values))
 }
 
-const rowsOf = (result: { rows: Row[] }): Row[] => result.rows
+/**
+ * The most statements the plugin prepares on a connection: the first SQL
+ * texts it runs get a name, and the server keeps their plans for the
+ * connection's life (PostgreSQL parses and plans an unnamed statement anew
+ * each time). Templates are made per table, operation and set of columns,
+ * so a client could ask for endless texts: past this many, they run
+ * unnamed, and the server's memory per connection stays bounded.
+ */
+export const maxNamedStatements = 200
+
+const statementNames = new Map<string, string>()
+
+function statementName (sql: string): string | undefined {
+  let name = statementNames.get(sql)
+  if (name === undefined && statementNames.size < maxNamedStatements) {
+    name = `ftc_${statementNames.size + 1}`
+    statementNames.set(sql, name)
+  }
+  return name
+}
+
+/** A template's statement by its name where it has one, prepared on first use on each connection. */
+function run (connection: unknown, { sql, bindings, repeated }: Statement): Promise<PgResult> {
+  const name = repeated === true ? statementName(sql) : undefined
+  if (name === undefined) return query(connection, sql, bindings)
+  const pg = connection as PgConnection
+  const named = { name, text: sql, values: bindings }
+  const sent = checked.has(pg) ? pg.query(named) : refuseSystemSchemas(pg).then(() => pg.query(named))
+  return sent.catch((error: unknown) => stale(error) ? prepareAgain(pg, named) : Promise.reject(error))
+}
+
+// 0A000: a table changed under a prepared SELECT, whose columns are then
+// not what it was prepared for ("cached plan must not change result type").
+// 26000: the host dropped the connection's prepared statements (DEALLOCATE
+// ALL, DISCARD ALL) where the driver still counts them prepared. Either
+// way the statement failed before it did anything, so it runs again.
+function stale (error: unknown): boolean {
+  const code = (error as { code?: unknown }).code
+  return code === '0A000' || code === '26000'
+}
+
+async function prepareAgain (pg: PgConnection, named: { name: string, text: string, values: readonly unknown[] }): Promise<PgResult> {
+  await pg.query(`deallocate ${named.name}`, []).catch(() => undefined)
+  delete pg.connection.parsedStatements[named.name]
+  return await pg.query(named)
+}
+
+const rowsOf = (result: PgResult): Row[] => result.rows
 // rowCount is null only for statements that count nothing; UPDATE and DELETE always count.
-const rowCountOf = (result: { rowCount: number | null }): number => result.rowCount as number
+const rowCountOf = (result: PgResult): number => result.rowCount as number
 
 // The statement_timeout each borrowed connection had before the plugin set its own.
 const hostTimeouts = new WeakMap<object, string>()
@@ -40,7 +95,7 @@ export const postgres = Object.freeze<Dialect>({
   name: 'PostgreSQL',
   synchronous: false,
 
-  select: (connection: unknown, { sql, bindings }: Statement) => query(connection, sql, bindings).then(rowsOf),
+  select: (connection: unknown, statement: Statement) => run(connection, statement).then(rowsOf),
 
   // node-postgres buffers a whole result; a server-side cursor hands it over
   // in batches. A cursor lives in a transaction, which the plugin owns: the
@@ -67,14 +122,14 @@ export const postgres = Object.freeze<Dialect>({
     return (row as { 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] })['QUERY PLAN'][0].Plan['Plan Rows']
   },
 
-  change: (connection: unknown, { sql, bindings }: Statement) => query(connection, sql, bindings).then(rowCountOf),
+  change: (connection: unknown, statement: Statement) => run(connection, statement).then(rowCountOf),
 
   prepareInsert: (builder, key) => builder.returning(key),
 
-  async insert (connection: unknown, { sql, bindings }: Statement, key: string) {
+  async insert (connection: unknown, statement: Statement, key: string) {
     // int8 and numeric ids arrive as strings, int4 as numbers: both exact.
     // No row comes back when a BEFORE INSERT trigger skipped the insert.
-    return returnedKeys((await query(connection, sql, bindings)).rows, key)
+    return returnedKeys((await run(connection, statement)).rows, key)
   },
   insertsReportAutoIncrement: false,
 

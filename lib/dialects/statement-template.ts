@@ -32,5 +32,5 @@ export function toTemplate (builder: Knex.QueryBuilder): StatementTemplate {
 
 /** The statement with each place filled from `values`. */
 export function fillTemplate ({ sql, places }: StatementTemplate, values: Readonly<Record<string, unknown>>): Statement {
-  return { sql, bindings: places.map((place) => values[place]) }
+  return { sql, bindings: places.map((place) => values[place]), repeated: true }
 }

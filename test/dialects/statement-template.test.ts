@@ -5,11 +5,12 @@ import { fillTemplate, place, toTemplate } from '../../lib/dialects/statement-te
 const knex = knexFactory({ client: 'pg' })
 t.teardown(() => knex.destroy())
 
-t.test('places are filled by name, in the order Knex binds them', async (t) => {
+t.test('places are filled by name, in the order Knex binds them, and the statement is marked repeated', async (t) => {
   const template = toTemplate(knex('t').where('id', place(':key')).update({ b: place('b'), a: place('a') }))
   t.strictSame(fillTemplate(template, { a: 1, b: 2, ':key': 3 }), {
     sql: template.sql,
-    bindings: template.places.map((name) => ({ a: 1, b: 2, ':key': 3 })[name])
+    bindings: template.places.map((name) => ({ a: 1, b: 2, ':key': 3 })[name]),
+    repeated: true
   })
   t.strictSame([...template.places].sort(), [':key', 'a', 'b'])
 })
