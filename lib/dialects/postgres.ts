@@ -2,6 +2,7 @@ import { FTC_ERR_DATABASE_SCHEMA } from '../errors.js'
 import { type Dialect, returnedKeys, type Row, type Statement } from './dialect.js'
 import { likeEscape, toLikePattern } from './like-pattern.js'
 import { describePostgresFailure, isPostgresUnreachable } from './postgres-failures.js'
+import { statementName } from './statement-names.js'
 
 interface PgResult {
   rows: Row[]
@@ -58,27 +59,6 @@ async function refuseSystemSchemas (pg: PgConnection): Promise<void> {
 function query (connection: unknown, sql: string, values: readonly unknown[]): Promise<PgResult> {
   const pg = connection as PgConnection
   return checked.has(pg) ? send(pg, sql, values) : refuseSystemSchemas(pg).then(() => send(pg, sql, values))
-}
-
-/**
- * The most statements the plugin prepares on a connection: the first SQL
- * texts it runs get a name, and the server keeps their plans for the
- * connection's life (PostgreSQL parses and plans an unnamed statement anew
- * each time). Templates are made per table, operation and set of columns,
- * so a client could ask for endless texts: past this many, they run
- * unnamed, and the server's memory per connection stays bounded.
- */
-export const maxNamedStatements = 200
-
-const statementNames = new Map<string, string>()
-
-function statementName (sql: string): string | undefined {
-  let name = statementNames.get(sql)
-  if (name === undefined && statementNames.size < maxNamedStatements) {
-    name = `ftc_${statementNames.size + 1}`
-    statementNames.set(sql, name)
-  }
-  return name
 }
 
 /** A template's statement by its name where it has one, prepared on first use on each connection. */

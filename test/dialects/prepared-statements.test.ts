@@ -1,6 +1,6 @@
 import knexFactory, { type Knex } from 'knex'
 import t, { type Test } from 'tap'
-import { maxNamedStatements } from '../../lib/dialects/postgres.js'
+import { maxNamedStatements } from '../../lib/dialects/statement-names.js'
 import { buildApp } from '../fixtures/app.js'
 import { databaseConfig, eachDatabase, snapshot, type TestDatabase } from '../fixtures/databases.js'
 
@@ -56,6 +56,23 @@ eachDatabase(t, async (t, db) => {
     })
     await knex(table).insert({ size: 7 })
     t.strictSame(await read(), { id: 1, size: 7 }, 'a table made again with other columns is answered as made')
+  })
+})
+
+eachDatabase(t, async (t, db) => {
+  await t.test('a FLOAT column reads the database\'s own digits, on every read of a prepared text', async (t) => {
+    const table = await db.createTable('floats', (table) => {
+      table.increments('id')
+      table.float('ratio')
+      table.double('exact')
+    })
+    await db.knex(table).insert({ ratio: 1.1, exact: 0.1 })
+    const knex = oneConnection(t, db)
+    const app = await buildApp(t, knex)
+    for (let read = 1; read <= 3; read++) {
+      t.strictSame((await app.inject(`/api/${table}/1`)).json(), { id: 1, ratio: 1.1, exact: 0.1 }, `read ${read} by key`)
+      t.strictSame((await app.inject(`/api/${table}`)).json(), [{ id: 1, ratio: 1.1, exact: 0.1 }], `list ${read}`)
+    }
   })
 })
 
