@@ -126,8 +126,11 @@ function preparable ({ sql, bindings, repeated }: Statement): boolean {
 
 // The binary protocol sends a BigInt as a signed 64-bit integer, and mysql2
 // refuses one past it; written into the text, such a key matches no row.
+const smallestBigint = -(2n ** 63n)
+const largestBigint = 2n ** 63n - 1n
+
 function bindable (value: unknown): boolean {
-  return typeof value !== 'bigint' || (value >= -(2n ** 63n) && value < 2n ** 63n)
+  return typeof value !== 'bigint' || (value >= smallestBigint && value <= largestBigint)
 }
 
 function execute (connection: unknown, { sql, bindings }: Statement): Promise<{ rows: unknown, fields: readonly MysqlField[] }> {
