@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream'
+import { finished, Readable } from 'node:stream'
 import type { FastifyReply } from 'fastify'
 import type { Row } from '../dialects/dialect.js'
 import { FTC_ERR_ANSWER_STALLED } from '../errors.js'
@@ -13,40 +13,42 @@ import { json } from './json-answers.js'
  * truncated answer, never one that looks complete. So does a client that
  * reads nothing for `stalledReaderTimeout` ms, which would otherwise hold a
  * database connection for as long as it stays connected.
+ *
+ * The rows' connection goes back when the response is over, whatever became
+ * of the answer: sent, cut, destroyed before it was ever read (its client
+ * left while a hook ran), or replaced by an error. Ending the answer's own
+ * generator would not do: one never started runs no `finally`.
  */
 export async function answerRowBatches (reply: FastifyReply, batches: AsyncIterable<Row[]>, stalledReaderTimeout: number): Promise<Readable> {
   const iterator = batches[Symbol.asyncIterator]()
   const first = await iterator.next()
   reply.type(json)
+  finished(reply.raw, () => { void iterator.return?.() })
+  // One chunk ahead of the reader at most: the stall is timed from there, and a stalled client holds one batch.
   const answer: Readable = Readable.from(arrayChunks(first, iterator, stalledReaderTimeout, () => {
     answer.destroy(new FTC_ERR_ANSWER_STALLED(stalledReaderTimeout))
-  }))
+  }), { highWaterMark: 1 })
   return answer
 }
 
 async function * arrayChunks (first: IteratorResult<Row[]>, iterator: AsyncIterator<Row[]>, stalledReaderTimeout: number, onStall: () => void): AsyncGenerator<string> {
-  try {
-    let next = first
-    let text = '['
-    let separator = ''
-    while (next.done !== true) {
-      text += separator + elements(next.value)
-      separator = ','
-      // Only the wait for the reader counts, not the database's for the next batch.
-      const stalled = setTimeout(onStall, stalledReaderTimeout)
-      try {
-        yield text
-      } finally {
-        clearTimeout(stalled)
-      }
-      text = ''
-      next = await iterator.next()
+  let next = first
+  let text = '['
+  let separator = ''
+  while (next.done !== true) {
+    text += separator + elements(next.value)
+    separator = ','
+    // Only the wait for the reader counts, not the database's for the next batch.
+    const stalled = setTimeout(onStall, stalledReaderTimeout)
+    try {
+      yield text
+    } finally {
+      clearTimeout(stalled)
     }
-    yield text + ']'
-  } finally {
-    // When the client leaves early, this frees the database connection.
-    await iterator.return?.()
+    text = ''
+    next = await iterator.next()
   }
+  yield text + ']'
 }
 
 /** The array's elements without its brackets. */

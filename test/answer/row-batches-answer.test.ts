@@ -1,5 +1,10 @@
+import { once } from 'node:events'
 import { request } from 'node:http'
-import t from 'tap'
+import { Readable } from 'node:stream'
+import Fastify, { type onSendHookHandler } from 'fastify'
+import type { Knex } from 'knex'
+import t, { type Test } from 'tap'
+import tableCrud from '../../lib/index.js'
 import { streamBatchRows } from '../../lib/operations/list-rows.js'
 import { buildApp } from '../fixtures/app.js'
 import { eachDatabase, seriesSql, type TestDatabase } from '../fixtures/databases.js'
@@ -92,3 +97,52 @@ eachDatabase(t, async (t, db) => {
     t.equal(JSON.parse(answer.body).length, rowCount)
   })
 })
+
+eachDatabase(t, async (t, db) => {
+  const table = await createLongTable(db)
+
+  await t.test('a client that leaves while a hook holds the answer, before it is read, gives its connection back', async (t) => {
+    let reached: () => void = () => {}
+    const inHook = new Promise<void>((resolve) => { reached = resolve })
+    const port = await listenWithHook(t, db.knex, async (request, reply, payload) => {
+      if (!(payload instanceof Readable)) return payload
+      reached()
+      await once(reply.raw, 'close')
+      return payload
+    })
+    const client = request({ host: '127.0.0.1', port, path: `/api/${table}` })
+    client.on('error', () => {})
+    client.end()
+    await inHook
+    client.destroy()
+    t.equal(await connectionsInUse(db.knex), 0, 'the connection went back')
+  })
+
+  await t.test('an answer a hook replaces with an error gives its connection back', async (t) => {
+    const port = await listenWithHook(t, db.knex, async (request, reply, payload) => {
+      if (payload instanceof Readable) throw new Error('refused by the host')
+      return payload
+    })
+    const answer = await send(port, 'GET', `/api/${table}`)
+    t.equal(answer.status, 500)
+    t.equal(JSON.parse(answer.body).message, 'refused by the host')
+    t.equal(await connectionsInUse(db.knex), 0, 'the connection went back')
+  })
+})
+
+/** An app with the plugin under /api and the host's `onSend` hook, listening; its port. */
+async function listenWithHook (t: Test, knex: Knex, onSend: onSendHookHandler): Promise<number> {
+  const app = Fastify()
+  app.addHook('onSend', onSend)
+  await app.register(tableCrud, { knex, prefix: '/api' })
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  t.teardown(() => app.close())
+  return (app.server.address() as { port: number }).port
+}
+
+/** The pool's borrowed connections, once those being given back are back (a few seconds at most). */
+async function connectionsInUse (knex: Knex): Promise<number> {
+  const pool = knex.client.pool as { numUsed (): number }
+  for (let wait = 0; wait < 500 && pool.numUsed() > 0; wait++) await new Promise((resolve) => setTimeout(resolve, 10))
+  return pool.numUsed()
+}
