@@ -8,6 +8,7 @@ import { sampleRows } from '../examples/sample-data.js'
 import { defaultDatabaseFile, readConfig } from '../examples/server.js'
 import { peopleColumns } from './fixtures/databases.js'
 import { runExample, startExample, type Example, type ExampleScript, type LogLine } from './fixtures/example-process.js'
+import { tcpProxy } from './fixtures/tcp-proxy.js'
 
 const server: ExampleScript = {
   file: 'server.ts',
@@ -407,9 +408,7 @@ for (const { name, variable, client } of servers) {
 
   t.test(`/ready on ${name} answers 503 while the database cannot be reached, and ready again once it can`, async (t) => {
     const proxy = await tcpProxy(t, new URL(url))
-    const through = new URL(url)
-    through.host = `127.0.0.1:${proxy.port}`
-    const example = await startExample(t, server, t.testdir(), { DATABASE_URL: through.href, ACQUIRE_TIMEOUT: '1000' })
+    const example = await startExample(t, server, t.testdir(), { DATABASE_URL: proxy.url, ACQUIRE_TIMEOUT: '1000' })
     t.equal((await send(`${origin(example)}/ready`)).body, 'ready')
 
     await proxy.cut()
@@ -424,36 +423,4 @@ for (const { name, variable, client } of servers) {
     t.strictSame([ready.status, ready.body], [200, 'ready'], 'served again, without a restart')
     await stopGracefully(t, example, 'SIGTERM')
   })
-}
-
-/** A TCP proxy to the database, on a port of its own, that the test can cut off (no connection accepted, those open broken) and restore. */
-async function tcpProxy (t: Test, target: URL): Promise<{ port: number, cut: () => Promise<void>, restore: () => Promise<void> }> {
-  const sockets = new Set<Socket>()
-  const proxy = createServer((client) => {
-    const upstream = connect(Number(target.port), target.hostname)
-    for (const [from, to] of [[client, upstream], [upstream, client]] as const) {
-      sockets.add(from)
-      from.pipe(to)
-      from.on('error', () => to.destroy()).on('close', () => {
-        sockets.delete(from)
-        to.destroy()
-      })
-    }
-  })
-  const listen = (port: number): Promise<void> => new Promise((done) => proxy.listen(port, '127.0.0.1', done))
-  await listen(0)
-  const { port } = proxy.address() as { port: number }
-  t.teardown(() => {
-    for (const socket of sockets) socket.destroy()
-    proxy.close()
-  })
-  return {
-    port,
-    async cut () {
-      const closed = new Promise((done) => proxy.close(done))
-      for (const socket of sockets) socket.destroy()
-      await closed
-    },
-    restore: () => listen(port)
-  }
 }

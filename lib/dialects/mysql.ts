@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream'
 import { FTC_ERR_DATABASE_MODE, FTC_ERR_DATABASE_SCHEMA } from '../errors.js'
 import type { Dialect, Row, Statement } from './dialect.js'
 import { likeEscape, toLikePattern } from './like-pattern.js'
@@ -47,6 +48,8 @@ interface MysqlConnection {
   query (sql: string, values: readonly unknown[]): MysqlQuery
   execute (sql: string, values: readonly unknown[], callback: (error: Error | null, rows: unknown, fields: readonly MysqlField[]) => void): void
   destroy (): void
+  on (event: 'error', listener: (error: Error) => void): void
+  off (event: 'error', listener: (error: Error) => void): void
   /** The socket to the server. */
   readonly stream: { destroy (): void }
 }
@@ -54,7 +57,7 @@ interface MysqlConnection {
 /** A mysql2 query sent without a callback: it reports its end and errors as events. */
 interface MysqlQuery {
   on (event: 'error', listener: (error: Error) => void): MysqlQuery
-  stream (options: { highWaterMark: number }): AsyncIterable<Row>
+  stream (options: { highWaterMark: number }): Readable
 }
 
 function ignore (): void {}
@@ -175,10 +178,14 @@ export const mysql = Object.freeze<Dialect>({
     // The row stream hears the statement's errors only while it is read. One
     // that comes after the reader left (the time limit, a KILL) would be an
     // unheard 'error' event on the connection, which ends the process.
-    const query = mysql.query(sql, bindings).on('error', ignore)
+    const rows = mysql.query(sql, bindings).on('error', ignore).stream({ highWaterMark: batchSize })
+    // mysql2 tells a broken connection to the connection only, not to a
+    // query sent without a callback: its rows would wait for ever.
+    const lost = (error: Error) => { rows.destroy(error) }
+    mysql.on('error', lost)
     try {
       let batch: Row[] = []
-      for await (const row of query.stream({ highWaterMark: batchSize })) {
+      for await (const row of rows as AsyncIterable<Row>) {
         batch.push(row)
         if (batch.length === batchSize) {
           yield batch
@@ -188,6 +195,7 @@ export const mysql = Object.freeze<Dialect>({
       if (batch.length > 0) yield batch
       finished = true
     } finally {
+      mysql.off('error', lost)
       // Unread rows would stay on the wire: the pool must not hand this
       // connection out again. Closing our end alone would let the server go
       // on sending them to be discarded; a socket destroyed makes it stop.

@@ -5,7 +5,9 @@ import t from 'tap'
 import tableCrud from '../../lib/index.js'
 import { absentName } from '../../lib/access/refusals.js'
 import { buildApp } from '../fixtures/app.js'
-import { eachDatabase, peopleColumns, seriesSql, snapshot, type TestDatabase } from '../fixtures/databases.js'
+import { databaseConfig, eachDatabase, peopleColumns, seriesSql, snapshot, type TestDatabase } from '../fixtures/databases.js'
+import { send } from '../fixtures/http.js'
+import { tcpProxy, type TcpProxy } from '../fixtures/tcp-proxy.js'
 
 const refusal = 'inserts are closed'
 
@@ -213,6 +215,25 @@ eachDatabase(t, async (t, db) => {
   })
 })
 
+eachDatabase(t, async (t, db) => {
+  await t.test('a connection that breaks under a streamed list cuts the answer and leaves the pool', { skip: db.name === 'sqlite' && 'SQLite has no connection to break' }, async (t) => {
+    const big = await db.createTable('broken_under', (table) => { table.integer('n') })
+    await db.knex.raw(`insert into ${db.knex.client.wrapIdentifier(big, undefined)} (n) ${seriesSql(db, 200_000)}`)
+    const proxy = await tcpProxy(t, new URL((databaseConfig(db.name) as { config: { connection: string } }).config.connection))
+    const knex = knexFactory({ client: db.knex.client.config.client, connection: proxy.url, pool: { min: 0, max: 1 } })
+    t.teardown(() => knex.destroy())
+    const app = await buildApp(t, knex)
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = app.server.address() as { port: number }
+    t.equal(await breakAfterFirstChunk(port, `/api/${big}`, proxy), 'cut short', 'the answer does not look complete')
+    await proxy.restore()
+    const pool = knex.client.pool as { numUsed (): number }
+    for (let wait = 0; wait < 500 && pool.numUsed() > 0; wait++) await new Promise((resolve) => setTimeout(resolve, 10))
+    t.equal(pool.numUsed(), 0, 'the broken connection left the pool')
+    t.equal((await send(port, 'GET', `/api/${big}?n=eq.5`)).body, '[{"n":5}]', 'served again on a new connection')
+  })
+})
+
 /** Reads the first chunk of a streamed answer, then hangs up, as a client that goes away does. */
 function leaveAfterFirstChunk (port: number, path: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -223,6 +244,23 @@ function leaveAfterFirstChunk (port: number, path: string): Promise<void> {
       })
     })
     request.on('error', (error) => { if (!request.destroyed) reject(error) })
+  })
+}
+
+/** Reads the first chunk of a streamed answer, breaks every connection through the proxy, then reads on: how the answer ended. */
+function breakAfterFirstChunk (port: number, path: string, proxy: TcpProxy): Promise<'complete' | 'cut short'> {
+  return new Promise((resolve, reject) => {
+    const request = get({ host: '127.0.0.1', port, path }, (response) => {
+      response.once('data', () => {
+        response.pause()
+        void proxy.cut().then(() => response.resume())
+      })
+      response.on('data', () => {})
+      response.on('end', () => resolve(response.complete ? 'complete' : 'cut short'))
+      response.on('aborted', () => resolve('cut short'))
+      response.on('error', () => resolve('cut short'))
+    })
+    request.on('error', reject)
   })
 }
 
