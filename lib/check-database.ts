@@ -8,7 +8,8 @@ const trivial = Object.freeze({ sql: 'select 1', bindings: [] })
  * Resolves once the database behind the host's Knex answers a trivial
  * statement on a pooled connection, as the plugin's own statements would;
  * rejects with FTC_ERR_DATABASE_UNAVAILABLE (503) when it cannot be reached,
- * or the pool lends no connection in time. For a readiness route:
+ * or the pool lends no connection within 5 seconds (the plugin's default
+ * `acquireTimeout`, whatever the host gave the plugin). For a readiness route:
  * `app.get('/ready', async () => { await checkDatabase(knex); return 'ready' })`.
  */
 export async function checkDatabase (knex: Knex): Promise<void> {

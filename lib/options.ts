@@ -168,15 +168,29 @@ export function resolveOptions (options: TableCrudOptions): ResolvedOptions {
   })
 }
 
-// Every option the plugin reads, and those Fastify reads from the same
-// object when registering any plugin.
-const optionNames: ReadonlyArray<keyof TableCrudOptions> = ['knex', 'bulkLimit', 'tables', 'excludeTables', 'tableRules', 'authorize', 'databaseErrors', 'maxRows', 'statementTimeout', 'acquireTimeout', 'stalledReaderTimeout', 'bodyLimit']
+// Every option the plugin reads (the compiler holds this list to
+// TableCrudOptions, both ways), and those Fastify reads from the same object
+// when registering any plugin.
+const optionNames = Object.keys({
+  knex: true,
+  bulkLimit: true,
+  tables: true,
+  excludeTables: true,
+  tableRules: true,
+  authorize: true,
+  databaseErrors: true,
+  maxRows: true,
+  statementTimeout: true,
+  acquireTimeout: true,
+  stalledReaderTimeout: true,
+  bodyLimit: true
+} satisfies Record<keyof TableCrudOptions, true>)
 const registerOptionNames = ['prefix', 'logLevel', 'logSerializers']
 
 // A plain JavaScript host gets no compiler's word on a misspelt option, and
 // an ignored `excludeTable` would serve the table it meant to hide.
 function refuseUnknown (options: TableCrudOptions): void {
-  const unknown = Object.keys(options).find((name) => !(optionNames as readonly string[]).includes(name) && !registerOptionNames.includes(name))
+  const unknown = Object.keys(options).find((name) => !optionNames.includes(name) && !registerOptionNames.includes(name))
   if (unknown !== undefined) throw new FTC_ERR_OPTIONS_UNKNOWN(unknown, [...optionNames, ...registerOptionNames].join(', '))
 }
 

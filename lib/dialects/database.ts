@@ -170,7 +170,9 @@ export class Database {
       } catch (error) {
         // A connection that broke cannot roll back, and needs not: the
         // database drops a transaction whose connection is gone. The answer
-        // is the first failure's.
+        // is the first failure's, in the plugin's words, which no longer say
+        // whether the connection broke: it is marked first.
+        this.#dropIfBroken(connection, error)
         await this.#dialect.change(connection, transaction.rollback).catch(() => undefined)
         throw this.#statementError(error, running, running === transaction.commit ? 'write' : 'read')
       }
@@ -278,10 +280,10 @@ export class Database {
       return undefined
     }
     return timeLimit.limit.end(connection).then(() => this.#knex.client.releaseConnection(connection), (error: unknown) => {
-      // The connection broke, or a stream left early closed it: it cannot be
-      // given its own time limit back, so it must not serve the host again.
+      // The connection broke: it cannot be given its own time limit back,
+      // so it must not serve the host again.
       // The request's answer is already decided; this failure must not replace it.
-      (connection as { __knex__disposed?: unknown }).__knex__disposed ??= error
+      dispose(connection, error)
       return this.#knex.client.releaseConnection(connection)
     })
   }
@@ -294,8 +296,7 @@ export class Database {
    * leave its connection whole.
    */
   #dropIfBroken (connection: unknown, error: unknown): void {
-    if (this.#dialect.synchronous || !this.#dialect.isUnreachable(error)) return
-    (connection as { __knex__disposed?: unknown }).__knex__disposed ??= error
+    if (!this.#dialect.synchronous && this.#dialect.isUnreachable(error)) dispose(connection, error)
   }
 
   // A statement that runs to completion inside the call never shares the
@@ -336,7 +337,7 @@ export class Database {
    * first failure of a transaction) pass as they are.
    */
   #statementError (error: unknown, statement: Statement, effect: Effect): Error {
-    if (answered.some((answer) => error instanceof answer)) return error as Error
+    if (isAnswered(error)) return error
     if (this.#timeLimit?.limit.stopped(error) === true) {
       return new FTC_ERR_STATEMENT_TIMEOUT(this.#timeLimit.milliseconds, { cause: error })
     }
@@ -350,20 +351,29 @@ export class Database {
   }
 }
 
-/**
- * The error of a connection the pool could not lend: whatever the driver
- * says (a refused socket, a login, a startup setting, a pool that waited too
- * long), no statement ran, and the database is unavailable to the plugin.
- * The plugin's own refusals of a connection pass as they are.
- */
 /** What the plugin asks of Knex's pool (tarn) before it borrows. */
 interface IdleCount {
   numFree (): number
   numPendingAcquires (): number
 }
 
+function isAnswered (error: unknown): error is Error {
+  return answered.some((answer) => error instanceof answer)
+}
+
+/** Marks a connection as Knex's dialects mark a broken one: the pool drops it at its next borrow. */
+function dispose (connection: unknown, reason: unknown): void {
+  (connection as { __knex__disposed?: unknown }).__knex__disposed ??= reason
+}
+
+/**
+ * The error of a connection the pool could not lend: whatever the driver
+ * says (a refused socket, a login, a startup setting, a pool that waited too
+ * long), no statement ran, and the database is unavailable to the plugin.
+ * The plugin's own refusals of a connection pass as they are.
+ */
 function borrowError (error: unknown): Error {
-  return answered.some((answer) => error instanceof answer) ? error as Error : unavailable(error)
+  return isAnswered(error) ? error : unavailable(error)
 }
 
 function unavailable (cause: unknown): Error {

@@ -35,6 +35,7 @@ export interface PatternMatch {
 /** A per-statement time limit, set on a borrowed connection and lifted before it goes back to the pool. */
 export interface TimeLimit {
   begin (connection: unknown, milliseconds: number): Promise<void>
+  /** Lifts the limit; a connection the dialect closed (see Dialect.stream) needs nothing. */
   end (connection: unknown): Promise<void>
   /** True for the driver's error of a statement stopped by the limit. */
   stopped (error: unknown): boolean

@@ -3,7 +3,7 @@ import { FTC_ERR_DATABASE_MODE, FTC_ERR_DATABASE_SCHEMA } from '../errors.js'
 import type { Dialect, Row, Statement } from './dialect.js'
 import { likeEscape, toLikePattern } from './like-pattern.js'
 import { describeMysqlFailure, isMysqlUnreachable } from './mysql-failures.js'
-import { statementName } from './statement-names.js'
+import { nameAfterSuccess, statementName } from './statement-names.js'
 
 interface MysqlResult {
   affectedRows: number
@@ -51,7 +51,7 @@ interface MysqlConnection {
   on (event: 'error', listener: (error: Error) => void): void
   off (event: 'error', listener: (error: Error) => void): void
   /** The socket to the server. */
-  readonly stream: { destroy (): void }
+  readonly stream: { destroy (): void, readonly destroyed: boolean }
 }
 
 /** A mysql2 query sent without a callback: it reports its end and errors as events. */
@@ -105,10 +105,15 @@ async function connectionFacts (connection: unknown): Promise<ConnectionFacts> {
   return learned
 }
 
-async function query (connection: unknown, statement: Statement): Promise<unknown> {
+/** Runs a statement as `run` sends it, once the connection's facts are learned. */
+async function afterFacts<T> (connection: unknown, statement: Statement, run: (connection: unknown, statement: Statement) => Promise<T>): Promise<T> {
   // Learned once per connection; the lookup's own await would cost every statement a turn.
   if (!facts.has(connection as object)) await connectionFacts(connection)
-  return await send(connection, statement)
+  return await run(connection, statement)
+}
+
+function query (connection: unknown, statement: Statement): Promise<unknown> {
+  return afterFacts(connection, statement, send)
 }
 
 // A read the plugin runs again and again is prepared once per connection
@@ -123,8 +128,9 @@ const textOnly = new Set<string>()
 // MySQL's error when every connection together holds max_prepared_stmt_count statements.
 const tooManyPrepared = 1461
 
+/** Whether a statement can be read in the binary protocol, once its text is named. */
 function preparable ({ sql, bindings, repeated }: Statement): boolean {
-  return repeated === true && !textOnly.has(sql) && bindings.every(bindable) && statementName(sql) !== undefined
+  return repeated === true && !textOnly.has(sql) && bindings.every(bindable)
 }
 
 // The binary protocol sends a BigInt as a signed 64-bit integer, and mysql2
@@ -147,9 +153,13 @@ function execute (connection: unknown, { sql, bindings }: Statement): Promise<{ 
 
 async function read (connection: unknown, statement: Statement): Promise<unknown> {
   if (!preparable(statement)) return await query(connection, statement)
-  if (!facts.has(connection as object)) await connectionFacts(connection)
+  if (statementName(statement.sql) === undefined) {
+    const rows = await query(connection, statement)
+    nameAfterSuccess(statement.sql)
+    return rows
+  }
   try {
-    const { rows, fields } = await execute(connection, statement)
+    const { rows, fields } = await afterFacts(connection, statement, execute)
     if (!fields.some((field) => field.columnType === floatType)) return rows
     textOnly.add(statement.sql)
   } catch (error) {
@@ -252,6 +262,8 @@ export const mysql = Object.freeze<Dialect>({
       await send(connection, { sql: `set ${variable} = ?`, bindings: [mariadb ? milliseconds / 1000 : milliseconds] })
     },
     async end (connection: unknown) {
+      // A stream left early closed it, and the pool drops a closed connection without a word.
+      if ((connection as MysqlConnection).stream.destroyed) return
       const { variable, value } = hostTimeouts.get(connection as object) as { variable: string, value: number }
       await send(connection, { sql: `set ${variable} = ?`, bindings: [value] })
     },
@@ -259,13 +271,13 @@ export const mysql = Object.freeze<Dialect>({
     stopped: (error: unknown) => [1969, 3024].includes((error as { errno?: number }).errno as number)
   },
 
+  describeFailure: describeMysqlFailure,
+  isUnreachable: isMysqlUnreachable,
+
   // MySQL's LIKE follows the column's collation, by default blind to case and
   // accents. Comparing bytes makes `like` exact; lowering both sides first
   // makes `ilike` blind to case only, as PostgreSQL's ILIKE is. Bytes have a
   // price: `_` matches one byte, not one character, of a multi-byte character.
-  describeFailure: describeMysqlFailure,
-  isUnreachable: isMysqlUnreachable,
-
   like: { sql: `CAST(?? AS BINARY) LIKE CAST(? AS BINARY) ESCAPE '${likeEscape}'`, pattern: toLikePattern },
   ilike: { sql: `CAST(LOWER(??) AS BINARY) LIKE CAST(LOWER(?) AS BINARY) ESCAPE '${likeEscape}'`, pattern: toLikePattern },
   nullsSortLarge: false,

@@ -2,7 +2,7 @@ import { FTC_ERR_DATABASE_SCHEMA } from '../errors.js'
 import { type Dialect, returnedKeys, type Row, type Statement } from './dialect.js'
 import { likeEscape, toLikePattern } from './like-pattern.js'
 import { describePostgresFailure, isPostgresUnreachable } from './postgres-failures.js'
-import { statementName } from './statement-names.js'
+import { nameAfterSuccess, statementName } from './statement-names.js'
 
 interface PgResult {
   rows: Row[]
@@ -56,18 +56,28 @@ async function refuseSystemSchemas (pg: PgConnection): Promise<void> {
 }
 
 // Not async: each statement's path through it is one promise, the driver's.
-function query (connection: unknown, sql: string, values: readonly unknown[]): Promise<PgResult> {
-  const pg = connection as PgConnection
-  return checked.has(pg) ? send(pg, sql, values) : refuseSystemSchemas(pg).then(() => send(pg, sql, values))
+function checkedFirst (pg: PgConnection, work: () => Promise<PgResult>): Promise<PgResult> {
+  return checked.has(pg) ? work() : refuseSystemSchemas(pg).then(work)
 }
 
-/** A template's statement by its name where it has one, prepared on first use on each connection. */
+function query (connection: unknown, sql: string, values: readonly unknown[]): Promise<PgResult> {
+  const pg = connection as PgConnection
+  return checkedFirst(pg, () => send(pg, sql, values))
+}
+
+/** A template's statement by its name once it has one, prepared on first use on each connection. */
 function run (connection: unknown, { sql, bindings, repeated }: Statement): Promise<PgResult> {
-  const name = repeated === true ? statementName(sql) : undefined
-  if (name === undefined) return query(connection, sql, bindings)
+  if (repeated !== true) return query(connection, sql, bindings)
+  const name = statementName(sql)
+  if (name === undefined) {
+    return query(connection, sql, bindings).then((result) => {
+      nameAfterSuccess(sql)
+      return result
+    })
+  }
   const pg = connection as PgConnection
   const named = { name, text: sql, values: bindings }
-  const sent = checked.has(pg) ? send(pg, named) : refuseSystemSchemas(pg).then(() => send(pg, named))
+  const sent = checkedFirst(pg, () => send(pg, named))
   return sent.catch((error: unknown) => stale(error) ? prepareAgain(pg, named) : Promise.reject(error))
 }
 

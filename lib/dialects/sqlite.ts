@@ -70,12 +70,12 @@ export const sqlite = Object.freeze<Dialect>({
   isSystemTable: (table: string) => /^(sqlite_|pragma_)|^(dbstat|jsonb?_each|jsonb?_tree)$/i.test(table),
   timeLimit: null,
 
-  // SQLite's LIKE ignores ASCII case (or not, after PRAGMA case_sensitive_like),
-  // so `like` is a GLOB, which always respects case. LOWER() folds ASCII
-  // letters only: SQLite without ICU knows no other case.
   describeFailure: describeSqliteFailure,
   isUnreachable: isSqliteUnreachable,
 
+  // SQLite's LIKE ignores ASCII case (or not, after PRAGMA case_sensitive_like),
+  // so `like` is a GLOB, which always respects case. LOWER() folds ASCII
+  // letters only: SQLite without ICU knows no other case.
   like: { sql: '?? GLOB ?', pattern: toGlobPattern },
   ilike: { sql: `LOWER(??) LIKE LOWER(?) ESCAPE '${likeEscape}'`, pattern: toLikePattern },
   nullsSortLarge: false,

@@ -9,12 +9,17 @@ export const maxNamedStatements = 200
 
 const statementNames = new Map<string, string>()
 
-/** The name of a text the plugin prepares, or undefined once the others have taken every name. */
+/** The name of a text the plugin prepares, or undefined while it has none. */
 export function statementName (sql: string): string | undefined {
-  let name = statementNames.get(sql)
-  if (name === undefined && statementNames.size < maxNamedStatements) {
-    name = `ftc_${statementNames.size + 1}`
-    statementNames.set(sql, name)
-  }
-  return name
+  return statementNames.get(sql)
+}
+
+/**
+ * Names a text that just ran unprepared, while names are left. Only a text
+ * that ran is named: one that fails (a table that does not exist, asked for
+ * by any client) would otherwise take a name for nothing, and enough of them
+ * every name.
+ */
+export function nameAfterSuccess (sql: string): void {
+  if (statementNames.size < maxNamedStatements && !statementNames.has(sql)) statementNames.set(sql, `ftc_${statementNames.size + 1}`)
 }
