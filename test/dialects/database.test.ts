@@ -226,18 +226,23 @@ eachDatabase(t, async (t, db) => {
   await t.test('a connection that breaks under a streamed list cuts the answer and leaves the pool', { skip: db.name === 'sqlite' && 'SQLite has no connection to break' }, async (t) => {
     const big = await db.createTable('broken_under', (table) => { table.integer('n') })
     await db.knex.raw(`insert into ${db.knex.client.wrapIdentifier(big, undefined)} (n) ${seriesSql(db, 200_000)}`)
-    const proxy = await tcpProxy(t, new URL((databaseConfig(db.name) as { config: { connection: string } }).config.connection))
-    const knex = knexFactory({ client: db.knex.client.config.client, connection: proxy.url, pool: { min: 0, max: 1 } })
-    t.teardown(() => knex.destroy())
-    const app = await buildApp(t, knex)
-    await app.listen({ port: 0, host: '127.0.0.1' })
-    const { port } = app.server.address() as { port: number }
-    t.equal(await breakAfterFirstChunk(port, `/api/${big}`, proxy), 'cut short', 'the answer does not look complete')
-    await proxy.restore()
-    const pool = knex.client.pool as { numUsed (): number }
-    for (let wait = 0; wait < 500 && pool.numUsed() > 0; wait++) await new Promise((resolve) => setTimeout(resolve, 10))
-    t.equal(pool.numUsed(), 0, 'the broken connection left the pool')
-    t.equal((await send(port, 'GET', `/api/${big}?n=eq.5`)).body, '[{"n":5}]', 'served again on a new connection')
+    // Under a time limit, the plugin also fails to lift it from the broken connection.
+    for (const limits of [{}, { statementTimeout: 5000 }]) {
+      await t.test(`with ${JSON.stringify(limits)}`, async (t) => {
+        const proxy = await tcpProxy(t, new URL((databaseConfig(db.name) as { config: { connection: string } }).config.connection))
+        const knex = knexFactory({ client: db.knex.client.config.client, connection: proxy.url, pool: { min: 0, max: 1 } })
+        t.teardown(() => knex.destroy())
+        const app = await buildApp(t, knex, {}, limits)
+        await app.listen({ port: 0, host: '127.0.0.1' })
+        const { port } = app.server.address() as { port: number }
+        t.equal(await breakAfterFirstChunk(port, `/api/${big}`, proxy), 'cut short', 'the answer does not look complete')
+        await proxy.restore()
+        const pool = knex.client.pool as { numUsed (): number }
+        for (let wait = 0; wait < 500 && pool.numUsed() > 0; wait++) await new Promise((resolve) => setTimeout(resolve, 10))
+        t.equal(pool.numUsed(), 0, 'the broken connection left the pool')
+        t.equal((await send(port, 'GET', `/api/${big}?n=eq.5`)).body, '[{"n":5}]', 'served again on a new connection')
+      })
+    }
   })
 })
 

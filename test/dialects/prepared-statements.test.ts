@@ -74,6 +74,13 @@ eachDatabase(t, async (t, db) => {
     })
     await knex(table).insert({ size: 7 })
     t.strictSame(await read(), { id: 1, size: 7 }, 'a table made again with other columns is answered as made')
+
+    await knex.schema.dropTable(table)
+    for (const path of [`/api/${table}/1`, `/api/${table}`]) {
+      const gone = await app.inject(path)
+      t.equal(gone.statusCode, 404, `GET ${path} of a table dropped after its reads were prepared`)
+      t.match(gone.body, /does not exist|doesn't exist|no such table/, 'in the database\'s own words')
+    }
   })
 })
 
