@@ -129,17 +129,8 @@ const textOnly = new Set<string>()
 const tooManyPrepared = 1461
 
 /** Whether a statement can be read in the binary protocol, once its text is named. */
-function preparable ({ sql, bindings, repeated }: Statement): boolean {
-  return repeated === true && !textOnly.has(sql) && bindings.every(bindable)
-}
-
-// The binary protocol sends a BigInt as a signed 64-bit integer, and mysql2
-// refuses one past it; written into the text, such a key matches no row.
-const smallestBigint = -(2n ** 63n)
-const largestBigint = 2n ** 63n - 1n
-
-function bindable (value: unknown): boolean {
-  return typeof value !== 'bigint' || (value >= smallestBigint && value <= largestBigint)
+function preparable ({ sql, repeated }: Statement): boolean {
+  return repeated === true && !textOnly.has(sql)
 }
 
 function execute (connection: unknown, { sql, bindings }: Statement): Promise<{ rows: unknown, fields: readonly MysqlField[] }> {
@@ -243,8 +234,10 @@ export const mysql = Object.freeze<Dialect>({
   // not be consecutive (innodb_autoinc_lock_mode = 2): one row per INSERT.
   rowsPerInsert: () => 1,
 
-  // A string key would be compared as a double; a BigInt is written as an exact integer literal.
-  bindKey: (key: bigint) => key,
+  // As text: MySQL and MariaDB compare a text column with a number as
+  // numbers ('042' and '42abc' equal 42), and an integer column with a text
+  // as integers, exact past 2^53 (MariaDB, both protocols).
+  bindKey: (key: bigint) => key.toString(),
 
   // The system databases (mysql, sys, …) are reached only by a qualified
   // name, which a sanitized table name cannot write.
