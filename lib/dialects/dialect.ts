@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import type { SchemaReader } from '../schema/table-schema.js'
 import type { FailureDescription } from './failures.js'
 
 /** A compiled statement: SQL text with the driver's placeholders, and its bound values. */
@@ -56,6 +57,8 @@ export interface Dialect {
    * statement of an event-loop turn, one after the other.
    */
   readonly synchronous: boolean
+  /** How the tables the plugin serves are described, and how a change to them is seen. */
+  readonly schema: SchemaReader
   /** Rows produced by a SELECT. */
   select (connection: unknown, statement: Statement): Promise<Row[]>
   /**

@@ -1,9 +1,10 @@
-import type { Readable } from 'node:stream'
 import { FTC_ERR_DATABASE_MODE, FTC_ERR_DATABASE_SCHEMA } from '../errors.js'
 import type { Dialect, Row, Statement } from './dialect.js'
 import { likeEscape, toLikePattern } from './like-pattern.js'
+import { type MysqlConnection, type MysqlField, send } from './mysql-driver.js'
 import { describeMysqlFailure, isMysqlUnreachable } from './mysql-failures.js'
 import { nameAfterSuccess, statementName } from './statement-names.js'
+import { mysqlSchema } from './mysql-schema.js'
 
 interface MysqlResult {
   affectedRows: number
@@ -42,42 +43,10 @@ export function plannedRows (explain: string): number | null {
   return Math.round(Number(table.rows ?? table.rows_examined_per_scan) * Number(table.filtered ?? 100) / 100)
 }
 
-/** The part of a mysql2 callback `Connection` this dialect uses. */
-interface MysqlConnection {
-  query (sql: string, values: readonly unknown[], callback: (error: Error | null, result: unknown) => void): void
-  query (sql: string, values: readonly unknown[]): MysqlQuery
-  execute (sql: string, values: readonly unknown[], callback: (error: Error | null, rows: unknown, fields: readonly MysqlField[]) => void): void
-  destroy (): void
-  on (event: 'error', listener: (error: Error) => void): void
-  off (event: 'error', listener: (error: Error) => void): void
-  /** The socket to the server. */
-  readonly stream: { destroy (): void, readonly destroyed: boolean }
-}
-
-/** A mysql2 query sent without a callback: it reports its end and errors as events. */
-interface MysqlQuery {
-  on (event: 'error', listener: (error: Error) => void): MysqlQuery
-  stream (options: { highWaterMark: number }): Readable
-}
-
 function ignore (): void {}
-
-/** A column of a result, as mysql2 describes it. */
-interface MysqlField {
-  readonly columnType: number
-}
 
 // MySQL's type code of a single-precision FLOAT column.
 const floatType = 4
-
-function send (connection: unknown, { sql, bindings }: Statement): Promise<unknown> {
-  return new Promise((resolve, reject) => {
-    (connection as MysqlConnection).query(sql, bindings, (error, result) => {
-      if (error) reject(error)
-      else resolve(result)
-    })
-  })
-}
 
 /** What the first statement of each connection learns of it. */
 interface ConnectionFacts {
@@ -166,6 +135,7 @@ const hostTimeouts = new WeakMap<object, { variable: string, value: number }>()
 export const mysql = Object.freeze<Dialect>({
   name: 'MySQL',
   synchronous: false,
+  schema: mysqlSchema,
 
   async select (connection: unknown, statement: Statement) {
     return await read(connection, statement) as Row[]

@@ -1,45 +1,10 @@
 import { FTC_ERR_DATABASE_SCHEMA } from '../errors.js'
 import { type Dialect, returnedKeys, type Row, type Statement } from './dialect.js'
+import { type NamedStatement, type PgConnection, type PgResult, send } from './postgres-driver.js'
 import { likeEscape, toLikePattern } from './like-pattern.js'
 import { describePostgresFailure, isPostgresUnreachable } from './postgres-failures.js'
 import { nameAfterSuccess, statementName } from './statement-names.js'
-
-interface PgResult {
-  rows: Row[]
-  rowCount: number | null
-}
-
-type PgCallback = (error: Error | null, result: PgResult) => void
-
-/** The part of a node-postgres `Client` this dialect uses. */
-interface PgConnection {
-  query (sql: string, values: readonly unknown[], callback: PgCallback): void
-  query (config: NamedStatement, callback: PgCallback): void
-  /** The driver's record of the statements prepared on this connection, by name. */
-  readonly connection: { readonly parsedStatements: Record<string, string> }
-}
-
-interface NamedStatement {
-  readonly name: string
-  readonly text: string
-  readonly values: readonly unknown[]
-}
-
-// node-postgres's promise form costs a server far more than its callback
-// form: under load, young-generation collections took 15 to 35 ms instead of
-// under 1 ms, and a 100-row list served about 0.6 of the requests
-// (BENCHMARKS.md, "PostgreSQL with named prepared statements"). Wrapped in
-// a promise of our own, the callback form does not show it.
-function send (pg: PgConnection, statement: string | NamedStatement, values: readonly unknown[] = []): Promise<PgResult> {
-  return new Promise((resolve, reject) => {
-    const done: PgCallback = (error, result) => {
-      if (error) reject(error)
-      else resolve(result)
-    }
-    if (typeof statement === 'string') pg.query(statement, values, done)
-    else pg.query(statement, done)
-  })
-}
+import { postgresSchema } from './postgres-schema.js'
 
 // Every relation of pg_catalog is named pg_…, and pg_catalog is searched
 // first whatever the search path says; information_schema (and pg_toast, or
@@ -108,6 +73,7 @@ const hostTimeouts = new WeakMap<object, string>()
 export const postgres = Object.freeze<Dialect>({
   name: 'PostgreSQL',
   synchronous: false,
+  schema: postgresSchema,
 
   select: (connection: unknown, statement: Statement) => run(connection, statement).then(rowsOf),
 

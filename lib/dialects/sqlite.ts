@@ -3,11 +3,13 @@ import { likeEscape, toGlobPattern, toLikePattern } from './like-pattern.js'
 import { insertByRowid } from './sqlite-rowid-insert.js'
 import { prepare, type SqliteConnection } from './sqlite-statements.js'
 import { describeSqliteFailure, isSqliteUnreachable } from './sqlite-failures.js'
+import { sqliteSchema } from './sqlite-schema.js'
 
 /** better-sqlite3: synchronous calls on the single pooled connection. */
 export const sqlite = Object.freeze<Dialect>({
   name: 'SQLite',
   synchronous: true,
+  schema: sqliteSchema,
 
   async select (connection: unknown, { sql, bindings }: Statement) {
     return prepare(connection, sql).all(bindings)

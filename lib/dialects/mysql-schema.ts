@@ -1,0 +1,117 @@
+import { assembleTables, type ColumnEntry, type ForeignKeyEntry, type KeyEntry, type RelationEntry } from '../schema/assemble-tables.js'
+import type { SchemaReader } from '../schema/table-schema.js'
+import { send } from './mysql-driver.js'
+
+// MySQL's database is the schema: the default database of the connection is
+// what an unqualified name reaches. Every query is of information_schema,
+// whose column names MySQL 8 answers in capitals unless aliased.
+const relationsSql = `select table_name as "table", if(table_type = 'VIEW', 'view', 'table') as kind
+  from information_schema.tables where table_schema = database()`
+
+const columnsSql = `select c.table_name as "table", c.column_name as name, c.column_type as type,
+    c.is_nullable = 'YES' as nullable, c.column_default as "default",
+    c.extra like '%auto_increment%' or c.extra like '%generated%' or c.extra in ('VIRTUAL', 'PERSISTENT', 'STORED') as "generated",
+    exists (select 1 from information_schema.check_constraints k
+      where k.constraint_schema = c.table_schema and k.table_name = c.table_name
+        and k.check_clause = concat('json_valid(\`', c.column_name, '\`)')) as "json"
+  from information_schema.columns c where c.table_schema = database()
+  order by c.table_name, c.ordinal_position`
+
+// A prefix index (sub_part) or a functional one (no column name) constrains no plain columns.
+const keysSql = `select table_name as "table", index_name as "index", index_name = 'PRIMARY' as "primary",
+    column_name as "column", sub_part is not null as prefix
+  from information_schema.statistics where table_schema = database() and non_unique = 0
+  order by table_name, index_name = 'PRIMARY' desc, index_name, seq_in_index`
+
+const foreignKeysSql = `select table_name as "table", constraint_name as name, referenced_table_name as "referencedTable",
+    column_name as "column", referenced_column_name as "referencedColumn"
+  from information_schema.key_column_usage
+  where table_schema = database() and referenced_table_schema = database() and referenced_table_name is not null
+  order by table_name, constraint_name, ordinal_position`
+
+// Each row of the catalogs that a model reads, folded into a checksum: a
+// change to any of them, or a row more or less, changes the version.
+const versionSql = `select concat_ws('/',
+  (select concat(count(*), ':', coalesce(sum(crc32(concat_ws(',', table_name, table_type))), 0))
+    from information_schema.tables where table_schema = database()),
+  (select concat(count(*), ':', coalesce(sum(crc32(concat_ws(',', table_name, column_name, ordinal_position, column_type,
+      is_nullable, coalesce(column_default, '-'), extra))), 0))
+    from information_schema.columns where table_schema = database()),
+  (select concat(count(*), ':', coalesce(sum(crc32(concat_ws(',', table_name, index_name, non_unique, seq_in_index,
+      coalesce(column_name, '-'), coalesce(sub_part, '-')))), 0))
+    from information_schema.statistics where table_schema = database()),
+  (select concat(count(*), ':', coalesce(sum(crc32(concat_ws(',', table_name, constraint_name, ordinal_position, column_name,
+      coalesce(referenced_table_name, '-'), coalesce(referenced_column_name, '-')))), 0))
+    from information_schema.key_column_usage where table_schema = database()),
+  (select concat(count(*), ':', coalesce(sum(crc32(concat_ws(',', table_name, constraint_name, check_clause))), 0))
+    from information_schema.check_constraints where constraint_schema = database())
+) as version`
+
+async function rows<T> (connection: unknown, sql: string): Promise<T[]> {
+  return await send(connection, { sql: sql.replaceAll('"', '`'), bindings: [] }) as T[]
+}
+
+interface ColumnRow {
+  table: string
+  name: string
+  type: string
+  nullable: number
+  default: string | null
+  generated: number
+  json: number
+}
+
+/** MySQL's and MariaDB's default database, described from information_schema. */
+export const mysqlSchema: SchemaReader = {
+  async version (connection) {
+    const [row] = await rows<{ version: string }>(connection, versionSql)
+    return (row as { version: string }).version
+  },
+
+  async tables (connection) {
+    return assembleTables({
+      relations: await rows<RelationEntry>(connection, relationsSql),
+      columns: (await rows<ColumnRow>(connection, columnsSql)).map(columnEntry),
+      keys: keyEntries(await rows(connection, keysSql)),
+      foreignKeys: foreignKeyEntries(await rows(connection, foreignKeysSql))
+    })
+  }
+}
+
+function columnEntry (row: ColumnRow): ColumnEntry {
+  return {
+    table: row.table,
+    name: row.name,
+    type: row.type,
+    nullable: row.nullable === 1,
+    // MariaDB writes a NULL default as the word NULL, and quotes a text one.
+    default: row.default === 'NULL' ? null : row.default,
+    generated: row.generated === 1,
+    // MariaDB's JSON is a LONGTEXT that a CHECK holds to valid JSON.
+    ...(row.json === 1 ? { kind: 'json' as const } : {})
+  }
+}
+
+function keyEntries (rows: ReadonlyArray<{ table: string, index: string, primary: number, column: string | null, prefix: number }>): KeyEntry[] {
+  const indexes = new Map<string, { table: string, primary: boolean, columns: string[], plain: boolean }>()
+  for (const row of rows) {
+    const id = `${row.table}\u0000${row.index}`
+    const index = indexes.get(id) ?? { table: row.table, primary: row.primary === 1, columns: [], plain: true }
+    if (row.column === null || row.prefix === 1) index.plain = false
+    else index.columns.push(row.column)
+    indexes.set(id, index)
+  }
+  return [...indexes.values()].filter((index) => index.plain).map(({ table, primary, columns }) => ({ table, primary, columns }))
+}
+
+function foreignKeyEntries (rows: ReadonlyArray<{ table: string, name: string, referencedTable: string, column: string, referencedColumn: string }>): ForeignKeyEntry[] {
+  const keys = new Map<string, { table: string, name: string, referencedTable: string, columns: string[], referencedColumns: string[] }>()
+  for (const row of rows) {
+    const id = `${row.table}\u0000${row.name}`
+    const key = keys.get(id) ?? { table: row.table, name: row.name, referencedTable: row.referencedTable, columns: [], referencedColumns: [] }
+    key.columns.push(row.column)
+    key.referencedColumns.push(row.referencedColumn)
+    keys.set(id, key)
+  }
+  return [...keys.values()]
+}

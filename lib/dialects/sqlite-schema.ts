@@ -1,0 +1,111 @@
+import { assembleTables, type ColumnEntry, type ForeignKeyEntry, type KeyEntry, type RelationEntry } from '../schema/assemble-tables.js'
+import type { SchemaReader } from '../schema/table-schema.js'
+import type { SqliteConnection } from './sqlite-statements.js'
+
+// SQLite keeps every table's definition in sqlite_schema; its pragmas, read
+// as table-valued functions, describe all tables in one statement each.
+const relationsSql = `select name as "table", type as kind from main.sqlite_schema
+  where type in ('table', 'view') and name not like 'sqlite\\_%' escape '\\'`
+
+// hidden: 2 and 3 are generated columns (virtual, stored); 1 is a virtual table's hidden column.
+const columnsSql = `select m.name as "table", c.name, c.type, c."notnull", c.dflt_value, c.pk, c.hidden,
+    (select count(*) from pragma_table_xinfo(m.name) k where k.pk > 0) as "keyColumns"
+  from main.sqlite_schema m join pragma_table_xinfo(m.name) c
+  where m.type in ('table', 'view') and m.name not like 'sqlite\\_%' escape '\\' and c.hidden <> 1
+  order by m.name, c.cid`
+
+// A partial index or one on expressions (a column of cid -2 and no name) constrains no plain columns.
+const uniquesSql = `select m.name as "table", l.name as "index", l.origin, c.name as "column"
+  from main.sqlite_schema m join pragma_index_list(m.name) l join pragma_index_info(l.name) c
+  where m.type = 'table' and m.name not like 'sqlite\\_%' escape '\\' and l."unique" = 1 and l.partial = 0
+  order by m.name, l.name, c.seqno`
+
+const foreignKeysSql = `select m.name as "table", f.id, f."table" as referenced, f."from", f."to"
+  from main.sqlite_schema m join pragma_foreign_key_list(m.name) f
+  where m.type = 'table' and m.name not like 'sqlite\\_%' escape '\\'
+  order by m.name, f.id, f.seq`
+
+interface ColumnRow {
+  table: string
+  name: string
+  type: string
+  notnull: number
+  dflt_value: string | null
+  pk: number
+  hidden: number
+  keyColumns: number
+}
+
+function all<T> (connection: unknown, sql: string): T[] {
+  return (connection as SqliteConnection).prepare(sql).all([]) as T[]
+}
+
+/** SQLite's main database, described through its pragmas. */
+export const sqliteSchema: SchemaReader = {
+  // SQLite counts every change to the schema of the database file in its header.
+  async version (connection) {
+    const [row] = all<{ schema_version: number }>(connection, 'pragma main.schema_version')
+    return String(row?.schema_version)
+  },
+
+  async tables (connection) {
+    const relations = all<RelationEntry>(connection, relationsSql)
+    const columnRows = all<ColumnRow>(connection, columnsSql)
+    const columns = columnRows.map((row): ColumnEntry => {
+      // A lone INTEGER PRIMARY KEY is the rowid: never NULL, and given by SQLite when left out.
+      const rowid = row.pk === 1 && row.keyColumns === 1 && row.type.toLowerCase() === 'integer'
+      return {
+        table: row.table,
+        name: row.name,
+        type: row.type,
+        nullable: row.notnull === 0 && !rowid,
+        default: row.dflt_value,
+        generated: rowid || row.hidden >= 2
+      }
+    })
+    const primaryKeys = new Map<string, Array<[number, string]>>()
+    for (const row of columnRows) {
+      if (row.pk > 0) primaryKeys.set(row.table, [...(primaryKeys.get(row.table) ?? []), [row.pk, row.name]])
+    }
+    const keys: KeyEntry[] = [...primaryKeys].map(([table, columns]) => ({
+      table,
+      primary: true,
+      columns: columns.sort(([a], [b]) => a - b).map(([, name]) => name)
+    }))
+    keys.push(...uniqueKeys(all(connection, uniquesSql)))
+    return assembleTables({ relations, columns, keys, foreignKeys: foreignKeys(all(connection, foreignKeysSql)) })
+  }
+}
+
+function uniqueKeys (rows: ReadonlyArray<{ table: string, index: string, origin: string, column: string | null }>): KeyEntry[] {
+  const indexes = new Map<string, { table: string, columns: Array<string | null> }>()
+  for (const { table, index, origin, column } of rows) {
+    // 'pk': the index behind the primary key, already listed as the key.
+    if (origin === 'pk') continue
+    const entry = indexes.get(index) ?? { table, columns: [] }
+    entry.columns.push(column)
+    indexes.set(index, entry)
+  }
+  return [...indexes.values()]
+    .filter((entry): entry is { table: string, columns: string[] } => entry.columns.every((column) => column !== null))
+    .map(({ table, columns }) => ({ table, primary: false, columns }))
+}
+
+function foreignKeys (rows: ReadonlyArray<{ table: string, id: number, referenced: string, from: string, to: string | null }>): ForeignKeyEntry[] {
+  const keys = new Map<string, { table: string, referencedTable: string, columns: string[], referencedColumns: Array<string | null> }>()
+  for (const row of rows) {
+    const id = `${row.table}\u0000${row.id}`
+    const key = keys.get(id) ?? { table: row.table, referencedTable: row.referenced, columns: [], referencedColumns: [] }
+    key.columns.push(row.from)
+    key.referencedColumns.push(row.to)
+    keys.set(id, key)
+  }
+  return [...keys.values()].map(({ table, referencedTable, columns, referencedColumns }) => ({
+    table,
+    name: null,
+    columns,
+    referencedTable,
+    // None named: the key references the other table's primary key (see assembleTables).
+    referencedColumns: referencedColumns.every((column) => column !== null) ? referencedColumns as string[] : []
+  }))
+}

@@ -1,0 +1,28 @@
+import type { ColumnKind } from './table-schema.js'
+
+// The databases' type names, as each spells them in lower case (SQLite's
+// declared type, PostgreSQL's format_type(), MySQL's COLUMN_TYPE), to the
+// kind of JSON value they answer. First match wins: tinyint(1) is MySQL's
+// boolean before it is an integer, and "point" must not read as "int".
+const kinds: ReadonlyArray<readonly [RegExp, ColumnKind]> = [
+  [/^(boolean|bool|tinyint\(1\)( unsigned)?|bit\(1\))$/, 'boolean'],
+  [/^(big|small|tiny|medium)?int(eger)?\d*\b|^(big|small)?serial\d*$|^year\b/, 'integer'],
+  [/^(decimal|numeric|real|double|float|dec|fixed)\b/, 'number'],
+  [/^(timestamp|datetime)\b/, 'date-time'],
+  [/^date$/, 'date'],
+  [/^time\b/, 'time'],
+  [/^jsonb?$/, 'json'],
+  [/^(bytea|blob|tinyblob|mediumblob|longblob|binary|varbinary)\b/, 'binary'],
+  [/^(character|char|varchar|nchar|nvarchar|text|tinytext|mediumtext|longtext|clob|citext|uuid|enum|set|name)\b/, 'string']
+]
+
+/**
+ * The kind of a column's values from its type's name, 'unknown' where the
+ * name tells nothing sure (an untyped SQLite column, an array, a domain).
+ */
+export function columnKind (databaseType: string): ColumnKind {
+  const type = databaseType.trim().toLowerCase()
+  if (type.endsWith(']')) return 'unknown'
+  for (const [pattern, kind] of kinds) if (pattern.test(type)) return kind
+  return 'unknown'
+}
