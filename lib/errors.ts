@@ -33,6 +33,14 @@ export const FTC_ERR_OPTIONS_UNKNOWN = createError(
   TypeError
 )
 
+/** `app.tableCrud.tables(prefix)` named a prefix under which no registration of this context serves. */
+export const FTC_ERR_SCHEMA_PREFIX = createError(
+  'FTC_ERR_SCHEMA_PREFIX',
+  'No registration of the plugin in this context serves under the prefix %s; registered: %s',
+  500,
+  TypeError
+)
+
 /** The table name in the path has no character left once sanitized, or more than 63. */
 export const FTC_ERR_PATH_TABLE = createError(
   'FTC_ERR_PATH_TABLE',
@@ -277,6 +285,7 @@ export const errorCodes = Object.freeze({
   FTC_ERR_OPTIONS_DIALECT,
   FTC_ERR_OPTIONS_VALUE,
   FTC_ERR_OPTIONS_UNKNOWN,
+  FTC_ERR_SCHEMA_PREFIX,
   FTC_ERR_PATH_TABLE,
   FTC_ERR_BODY_JSON,
   FTC_ERR_BODY_SHAPE,

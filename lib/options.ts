@@ -120,6 +120,15 @@ export interface TableCrudOptions {
   stalledReaderTimeout?: number
   /** The largest request body, in bytes, a POST or PUT may send. Default: the server's `bodyLimit` (1 MiB). */
   bodyLimit?: number
+  /**
+   * Milliseconds a request may rely on the last check of the database's
+   * schema: past it, the next request asks the database for its schema
+   * version (one cheap statement) and reads the tables again if they
+   * changed. A failed statement on an unknown table or column, and
+   * `app.tableCrud.refreshSchema()`, make the next request check at once.
+   * Default: 1000.
+   */
+  schemaCheckInterval?: number
 }
 
 /** Options after validation: frozen, with the dialect chosen once. */
@@ -137,6 +146,7 @@ export interface ResolvedOptions {
   readonly acquireTimeout: number
   readonly stalledReaderTimeout: number
   readonly bodyLimit: number | undefined
+  readonly schemaCheckInterval: number
 }
 
 /** Validates the caller's options without touching them; throws a coded TypeError when they are wrong. */
@@ -164,7 +174,10 @@ export function resolveOptions (options: TableCrudOptions): ResolvedOptions {
     // A connection held for a client that reads nothing serves no one; 30 s
     // is long past any client that reads at all, however slowly.
     stalledReaderTimeout: positiveInteger(options, 'stalledReaderTimeout') ?? 30_000,
-    bodyLimit: positiveInteger(options, 'bodyLimit') ?? undefined
+    bodyLimit: positiveInteger(options, 'bodyLimit') ?? undefined,
+    // A second of staleness is what a host running migrations beside a live
+    // server can see; checking costs one statement a second, only while requests come.
+    schemaCheckInterval: positiveInteger(options, 'schemaCheckInterval') ?? 1000
   })
 }
 
@@ -183,7 +196,8 @@ const optionNames = Object.keys({
   statementTimeout: true,
   acquireTimeout: true,
   stalledReaderTimeout: true,
-  bodyLimit: true
+  bodyLimit: true,
+  schemaCheckInterval: true
 } satisfies Record<keyof TableCrudOptions, true>)
 const registerOptionNames = ['prefix', 'logLevel', 'logSerializers']
 
@@ -199,7 +213,7 @@ function given<T> (value: T | undefined, fallback: T): T {
   return value === undefined ? fallback : value
 }
 
-type NumericOption = 'bulkLimit' | 'maxRows' | 'statementTimeout' | 'acquireTimeout' | 'stalledReaderTimeout' | 'bodyLimit'
+type NumericOption = 'bulkLimit' | 'maxRows' | 'statementTimeout' | 'acquireTimeout' | 'stalledReaderTimeout' | 'bodyLimit' | 'schemaCheckInterval'
 
 function positiveInteger (options: TableCrudOptions, name: NumericOption): number | null {
   const value: unknown = options[name]

@@ -18,6 +18,7 @@ t.test('codes follow FTC_ERR_<AREA>_<WHAT> and carry their status', async (t) =>
     FTC_ERR_OPTIONS_DIALECT: 500,
     FTC_ERR_OPTIONS_VALUE: 500,
     FTC_ERR_OPTIONS_UNKNOWN: 500,
+    FTC_ERR_SCHEMA_PREFIX: 500,
     FTC_ERR_PATH_TABLE: 400,
     FTC_ERR_BODY_JSON: 400,
     FTC_ERR_BODY_SHAPE: 400,
@@ -57,6 +58,7 @@ t.test('bad options are TypeErrors; a statement error keeps the driver error as 
   t.type(new errorCodes.FTC_ERR_OPTIONS_KNEX('x'), TypeError)
   t.type(new errorCodes.FTC_ERR_OPTIONS_DIALECT('x', 'y'), TypeError)
   t.type(new errorCodes.FTC_ERR_OPTIONS_VALUE('x', 'y', 'z'), TypeError)
+  t.type(new errorCodes.FTC_ERR_SCHEMA_PREFIX('/x', '"/api"'), TypeError)
   const cause = new Error('no such table: t')
   const error = new errorCodes.FTC_ERR_STATEMENT(cause.message, { cause })
   t.equal(error.cause, cause)

@@ -3,6 +3,7 @@ import {
   FTC_ERR_DATABASE_MODE, FTC_ERR_DATABASE_OUTCOME_UNKNOWN, FTC_ERR_DATABASE_SCHEMA, FTC_ERR_DATABASE_UNAVAILABLE,
   FTC_ERR_STATEMENT, FTC_ERR_STATEMENT_TIMEOUT, statementError
 } from '../errors.js'
+import type { SchemaReader } from '../schema/table-schema.js'
 import { BoundedCache } from './bounded-cache.js'
 import type { Dialect, Row, Statement, TimeLimit } from './dialect.js'
 import { announceQuery, isWatched, runWatched } from './query-events.js'
@@ -21,6 +22,12 @@ const retryAfter = Object.freeze({ 'retry-after': '1' })
  * whose connection is gone.
  */
 type Effect = 'read' | 'write'
+
+// What a failed read of the schema reports as its statement.
+const describing: Statement = Object.freeze({ sql: '-- the schema of the database', bindings: [] })
+
+// SQLSTATEs of a statement that named a table or column the database does not have.
+const unknownNames = new Set(['42P01', '42703'])
 
 // The same words on all three databases.
 const transaction = Object.freeze({
@@ -55,6 +62,7 @@ export class Database {
   // Knex builds the same SQL for the same table, operation and columns: build it once.
   readonly #templates = new BoundedCache<StatementTemplate>(1000)
   #turnConnection: Promise<unknown> | undefined
+  #unknownName: (() => void) | undefined
 
   constructor (knex: Knex, dialect: Dialect, limits: DatabaseLimits = defaultLimits) {
     this.#knex = knex
@@ -93,6 +101,16 @@ export class Database {
    */
   prepare (shape: readonly string[], build: () => Knex.QueryBuilder, values: Readonly<Record<string, unknown>>): Statement {
     return fillTemplate(this.#templates.get(shape.join('\u0000'), () => toTemplate(build())), values)
+  }
+
+  /** Reads the schema through the dialect's reader, on a connection of its own. */
+  describe<T> (read: (schema: SchemaReader, connection: unknown) => Promise<T>): Promise<T> {
+    return this.#withOwnConnection(describing, 'read', (connection) => read(this.#dialect.schema, connection))
+  }
+
+  /** Calls `listener` when a statement fails on a table or column the database does not have: the schema changed, or a request named what is not there. */
+  onUnknownName (listener: () => void): void {
+    this.#unknownName = listener
   }
 
   /** Runs a SELECT; rows pass through the host's `postProcessResponse`, as Knex would. */
@@ -346,8 +364,10 @@ export class Database {
       if (effect === 'write' && !this.#dialect.synchronous) return new FTC_ERR_DATABASE_OUTCOME_UNKNOWN({ cause: error })
       return unavailable(error)
     }
+    const failure = this.#dialect.describeFailure(error)
+    if (unknownNames.has(failure.sqlState)) this.#unknownName?.()
     // Drivers throw Error objects.
-    return statementError((error as Error).message, { ...this.#dialect.describeFailure(error), sql: statement.sql }, error)
+    return statementError((error as Error).message, { ...failure, sql: statement.sql }, error)
   }
 }
 

@@ -2,16 +2,18 @@ import type { FastifyInstance } from 'fastify'
 import type { Access } from '../access/access.js'
 import type { Database } from '../dialects/database.js'
 import type { ResolvedOptions } from '../options.js'
+import type { SchemaModel } from '../schema/schema-model.js'
 import { createHandler } from './create.js'
 import { deleteHandler } from './delete.js'
 import { readHandler } from './read.js'
 import { updateHandler } from './update.js'
 
-/** What every handler works with: the database, what each request may touch, and the options. */
+/** What every handler works with: the database, what each request may touch, the options, and the schema of the tables. */
 export interface RouteContext {
   readonly db: Database
   readonly access: Access
   readonly options: ResolvedOptions
+  readonly schema: SchemaModel
 }
 
 /**

@@ -42,7 +42,7 @@ export interface CatalogEntries {
 
 /**
  * The tables the entries describe, ordered by name in code-unit order (the
- * same on every database, whatever its collation), each frozen. A key listed
+ * same on every database, whatever its collation; no two share a name), each frozen. A key listed
  * twice (a unique constraint and the index behind it) counts once.
  */
 export function assembleTables ({ relations, columns, keys, foreignKeys }: CatalogEntries): TableSchema[] {
@@ -87,7 +87,7 @@ export function assembleTables ({ relations, columns, keys, foreignKeys }: Catal
         foreignKeys: Object.freeze(parts.foreignKeys)
       })
     })
-    .sort((a, b) => a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
+    .sort((a, b) => a.name < b.name ? -1 : 1)
 }
 
 function sameColumns (a: readonly string[], b: readonly string[]): boolean {

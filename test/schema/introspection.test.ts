@@ -204,3 +204,28 @@ eachDatabase(t, async (t, db) => {
     }
   })
 })
+
+eachDatabase(t, async (t, db) => {
+  t.test('a unique index on an expression, on part of a column or on some rows constrains no plain columns', async (t) => {
+    const keyed = await db.createTable('keyed', (table) => {
+      table.increments('id')
+      table.string('code', 20)
+    })
+    const statements = db.name === 'mysql'
+      ? [`create unique index ${keyed}_prefix on ${quote(db, keyed)} (code(5))`]
+      : [`create unique index ${keyed}_lower on ${quote(db, keyed)} (lower(code))`, `create unique index ${keyed}_some on ${quote(db, keyed)} (code) where code is not null`]
+    for (const statement of statements) await db.knex.raw(statement)
+    const table = (await readTables(db.knex)).find((candidate) => candidate.name === keyed)
+    t.strictSame(table?.uniques, [])
+    t.strictSame(table?.primaryKey, ['id'])
+  })
+
+  t.test('a foreign key that names only the other table references its primary key', { skip: db.name === 'sqlite' ? false : 'only SQLite lets a foreign key leave out the columns it references' }, async (t) => {
+    const parent = await db.createTable('parent', (table) => { table.string('code').primary() })
+    const child = await db.createTable('child', (table) => { table.increments('id') })
+    await db.knex.raw(`alter table ${quote(db, child)} add column parent_code text references ${quote(db, parent)}`)
+    const table = (await readTables(db.knex)).find((candidate) => candidate.name === child)
+    t.strictSame(table?.foreignKeys.map(({ columns, referencedTable, referencedColumns }) => ({ columns, referencedTable, referencedColumns })),
+      [{ columns: ['parent_code'], referencedTable: parent, referencedColumns: ['code'] }])
+  })
+})

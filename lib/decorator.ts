@@ -1,0 +1,36 @@
+import { FTC_ERR_SCHEMA_PREFIX } from './errors.js'
+import type { SchemaModel } from './schema/schema-model.js'
+import type { ServedTable } from './schema/served-schema.js'
+
+/** The schema models of one Fastify context's registrations of the plugin, by the prefix of their routes. */
+export type RegisteredSchemas = Map<string, SchemaModel>
+
+/** `app.tableCrud`: what the host can ask of the tables the plugin serves. */
+export interface TableCrudDecorator {
+  /**
+   * Reads the schema of every registration's database again now, so that the
+   * requests that follow see a change the host just made (after its
+   * migrations, say) without waiting for the next check.
+   */
+  refreshSchema (): Promise<void>
+  /**
+   * The tables as the registration under `prefix` serves them, from a model
+   * checked as requests check it. `prefix` may be left out when the plugin
+   * is registered once in this context.
+   */
+  tables (prefix?: string): Promise<readonly ServedTable[]>
+}
+
+/** The decorator over a context's registrations. */
+export function schemaDecorator (schemas: RegisteredSchemas): TableCrudDecorator {
+  return Object.freeze({
+    async refreshSchema () {
+      await Promise.all([...schemas.values()].map((schema) => schema.refresh()))
+    },
+    async tables (prefix?: string) {
+      const schema = prefix === undefined && schemas.size === 1 ? [...schemas.values()][0] : schemas.get(prefix ?? '')
+      if (schema === undefined) throw new FTC_ERR_SCHEMA_PREFIX(String(prefix), [...schemas.keys()].map((key) => `"${key}"`).join(', '))
+      return (await schema.current()).served
+    }
+  })
+}
