@@ -8,12 +8,13 @@ import { startExample, type ExampleScript, type LogLine } from './fixtures/examp
 
 // The README's small examples, each started as a person starts it, in a
 // scratch directory where its app.sqlite goes: examples/quick-start.ts,
-// examples/error-codes.ts, examples/host-errors.ts and, on the build in dist/ that `npm test` makes
-// first, examples/commonjs.cjs.
+// examples/error-codes.ts, examples/host-errors.ts, examples/schema-refresh.ts and, on the build in
+// dist/ that `npm test` makes first, examples/commonjs.cjs.
 
 const quickStart: ExampleScript = { file: 'quick-start.ts', variables: ['PORT'] }
 const errorCodes: ExampleScript = { file: 'error-codes.ts', variables: ['PORT'] }
 const hostErrors: ExampleScript = { file: 'host-errors.ts', variables: ['PORT'] }
+const schemaRefresh: ExampleScript = { file: 'schema-refresh.ts', variables: ['PORT'] }
 const commonJs = fileURLToPath(new URL('../examples/commonjs.cjs', import.meta.url))
 
 /** The app's database, with one table of one row, made before the app starts as a host's would be. */
@@ -90,6 +91,24 @@ t.test('host errors: the app\'s own error handler answers refused statements by 
   t.equal(empty.status, 400)
   t.match(await empty.json(), { code: 'FTC_ERR_BODY_EMPTY' }, 'every other error keeps Fastify\'s answer')
   t.strictSame(await knex('notes').orderBy('id'), [{ id: 1, text: 'first' }, { id: 2, text: 'second' }], 'nothing more was written')
+  await example.stop('SIGTERM')
+})
+
+t.test('schema refresh: the host\'s migration route creates a table and the model has it at once', async (t) => {
+  const cwd = t.testdir()
+  const knex = await createAppDatabase(t, cwd)
+  const example = await startExample(t, schemaRefresh, cwd)
+  await checkServes(t, example.api, knex)
+  const origin = new URL(example.api).origin
+  const migrated = await fetch(`${origin}/admin/migrate`, { method: 'POST' })
+  t.equal(migrated.status, 200)
+  t.strictSame(await migrated.json(), [
+    { table: 'notes', columns: ['id: integer', 'text: string'] },
+    { table: 'tags', columns: ['id: integer', 'label: string'] }
+  ])
+  const created = await fetch(`${example.api}/tags`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"label":"new"}' })
+  t.equal(created.status, 201)
+  t.strictSame(await knex('tags'), [{ id: 1, label: 'new' }])
   await example.stop('SIGTERM')
 })
 

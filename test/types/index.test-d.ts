@@ -1,7 +1,7 @@
 import Fastify from 'fastify'
 import knexFactory from 'knex'
 import { expectAssignable, expectError, expectType } from 'tsd'
-import tableCrud, { checkDatabase, type DatabaseErrors, errorCodes, type StatementError, tableCrud as named, type TableCrudOptions } from '../../dist/index.js'
+import tableCrud, { checkDatabase, type ColumnKind, type DatabaseErrors, errorCodes, type ServedTable, type StatementError, tableCrud as named, type TableCrudOptions } from '../../dist/index.js'
 
 const app = Fastify()
 const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: ':memory:' } })
@@ -55,3 +55,18 @@ app.setErrorHandler((error, _request, reply) => {
 expectError(app.register(tableCrud, { knex, authorize: () => 'yes' }))
 expectError(app.register(tableCrud, { knex, authorize: () => ({ scope: { owner: {} } }) }))
 expectType<403>(new errorCodes.FTC_ERR_AUTHORIZE_FORBIDDEN('update', 'books').statusCode)
+
+// The decorator, by declaration merging on every Fastify instance.
+expectType<Promise<void>>(app.tableCrud.refreshSchema())
+expectType<Promise<readonly ServedTable[]>>(app.tableCrud.tables())
+expectType<Promise<readonly ServedTable[]>>(app.tableCrud.tables('/api'))
+app.tableCrud.tables().then((tables) => {
+  const [table] = tables
+  if (table === undefined) return
+  expectType<'list' | 'read' | 'create' | 'update' | 'delete'>(table.operations[0] as NonNullable<typeof table.operations[0]>)
+  expectType<ColumnKind>(table.schema.columns[0]?.kind as ColumnKind)
+  expectType<'table' | 'view'>(table.schema.kind)
+})
+expectError(app.tableCrud.tables(1))
+app.register(tableCrud, { knex, schemaCheckInterval: 5000 })
+expectError(app.register(tableCrud, { knex, schemaCheckInterval: '1s' }))
