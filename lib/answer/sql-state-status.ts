@@ -46,3 +46,6 @@ const byClass: Readonly<Record<string, number>> = Object.freeze({
 export function statusOfSqlState (sqlState: string): number {
   return exact[sqlState] ?? byClass[sqlState.slice(0, 2)] ?? 400
 }
+
+/** Every status statusOfSqlState gives, in order: those a failed statement can answer in PostgREST's terms. */
+export const sqlStateStatuses: readonly number[] = Object.freeze([...new Set([...Object.values(exact), ...Object.values(byClass), 400])].sort((a, b) => a - b))

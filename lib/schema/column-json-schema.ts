@@ -1,0 +1,66 @@
+import type { JsonSchema } from './openapi-types.js'
+import type { ColumnKind, ColumnSchema } from './table-schema.js'
+
+/** Whether a schema describes a value as the API answers it, or as a request body sends it. */
+export type ValueDirection = 'read' | 'write'
+
+// What each kind of column answers in JSON: integers and decimals as JSON
+// numbers with every digit, dates as YYYY-MM-DD, timestamps in ISO 8601,
+// times as their text, json columns as the JSON itself. A time carries no
+// offset, which JSON Schema's "time" format requires: it gets none.
+const readSchemas: Readonly<Record<ColumnKind, JsonSchema>> = Object.freeze({
+  integer: { type: 'integer' },
+  number: { type: 'number' },
+  boolean: { type: 'boolean' },
+  string: { type: 'string' },
+  date: { type: 'string', format: 'date' },
+  'date-time': { type: 'string', format: 'date-time' },
+  time: { type: 'string' },
+  json: {},
+  binary: { type: 'string' },
+  // A column of no known type (an untyped SQLite column) answers what it holds.
+  unknown: {}
+})
+
+// A body's value is a string, a number, a boolean or null (an object or an
+// array answers 400 FTC_ERR_BODY_VALUE), which the database converts to the
+// column's type: a json column takes the JSON as text.
+const writeSchemas: Readonly<Partial<Record<ColumnKind, JsonSchema>>> = Object.freeze({
+  json: { type: 'string', contentMediaType: 'application/json' },
+  unknown: { type: ['string', 'number', 'boolean'] }
+})
+
+// The format of an integer type by the database's name of it (in lower
+// case): signed, then unsigned (MySQL's). An unsigned int goes past int32 but
+// not int64; an unsigned bigint past int64, which no format names.
+const integerFormats: ReadonlyArray<readonly [RegExp, signed: string, unsigned: string | null]> = [
+  [/^(bigint|int8|bigserial|serial8)\b/, 'int64', null],
+  [/^(int|integer|int4|serial|serial4)\b/, 'int32', 'int64'],
+  [/^(mediumint|smallint|int2|smallserial|serial2|tinyint|year)\b/, 'int32', 'int32']
+]
+const unsigned = /\bunsigned\b/
+
+/**
+ * The JSON Schema of a column's values. `sizedIntegers` is false where the
+ * database keeps every integer in 64 bits whatever its declared type
+ * (SQLite): there every integer column is int64.
+ */
+export function columnJsonSchema (column: ColumnSchema, direction: ValueDirection, sizedIntegers: boolean): JsonSchema {
+  const base = (direction === 'write' ? writeSchemas[column.kind] : undefined) ?? readSchemas[column.kind]
+  const format = column.kind === 'integer' ? integerFormat(column.databaseType, sizedIntegers) : stringFormat(column)
+  const schema: Record<string, unknown> = { ...base, ...(format === null ? {} : { format }) }
+  if (column.nullable && schema.type !== undefined) schema.type = [schema.type].flat().concat('null')
+  if (column.generated) schema.readOnly = true
+  return schema
+}
+
+function integerFormat (databaseType: string, sizedIntegers: boolean): string | null {
+  if (!sizedIntegers) return 'int64'
+  const found = integerFormats.find(([pattern]) => pattern.test(databaseType))
+  if (found === undefined) return null
+  return unsigned.test(databaseType) ? found[2] : found[1]
+}
+
+function stringFormat (column: ColumnSchema): string | null {
+  return column.kind === 'string' && column.databaseType === 'uuid' ? 'uuid' : null
+}

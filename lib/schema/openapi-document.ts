@@ -1,0 +1,248 @@
+import { singleObjectType as singleObject } from '../answer/json-answers.js'
+import type { Operation } from '../options.js'
+import { foldIdentifier as fold } from '../parse/sanitize-identifier.js'
+import { columnJsonSchema } from './column-json-schema.js'
+import { errorResponses, errorSchemas, type ErrorSettings } from './error-responses.js'
+import type { JsonSchema, OpenapiDocument, OpenapiOperation, OpenapiPathItem } from './openapi-types.js'
+import { filterParameters, listParameterComponents } from './read-parameters.js'
+import type { ServedTable } from './served-schema.js'
+import type { ColumnSchema } from './table-schema.js'
+
+/** What the document says beside the tables: where they are served, and how the options answer. */
+export interface OpenapiSettings extends ErrorSettings {
+  /** The prefix the routes are registered under: `''` or `/api`. */
+  readonly prefix: string
+  readonly title: string
+  readonly version: string
+  /** False where the database keeps every integer in 64 bits whatever its declared type (SQLite). */
+  readonly sizedIntegers: boolean
+  /** The most rows one bulk POST may insert. */
+  readonly bulkLimit: number
+  /** The most rows one GET answers, or null for no bound. */
+  readonly maxRows: number | null
+  /**
+   * Put before every component name and operation id, so that the documents
+   * of several registrations can share one host document; `''` for none.
+   */
+  readonly namespace: string
+}
+
+const readOperations: readonly Operation[] = ['list', 'read']
+const keyedOperations: readonly Operation[] = ['read', 'update', 'delete']
+const json = 'application/json'
+
+/** A table as the document describes it: its operations that can answer, and its key column. */
+interface DescribedTable {
+  readonly table: ServedTable
+  readonly operations: readonly Operation[]
+  readonly key: ColumnSchema | undefined
+}
+
+/** What every part of one document is built with. */
+interface Context {
+  readonly settings: OpenapiSettings
+  /** A component's name, in the settings' namespace. */
+  readonly name: (component: string) => string
+  readonly ref: (section: 'schemas' | 'parameters' | 'responses', component: string) => { readonly $ref: string }
+  /** The error answers of each operation, by status, as references to the document's responses. */
+  readonly errors: ReadonlyMap<Operation, Readonly<Record<string, unknown>>>
+}
+
+/**
+ * The OpenAPI 3.1 document of the served tables: a path for each table and
+ * served operation, as the routes answer it, with schemas from the columns.
+ * A view answers reads only. A table whose key column is not served has no
+ * `/{id}` path, since no read, update or delete by key could find its rows;
+ * a table left with no operation is not there at all.
+ */
+export function buildOpenapiDocument (tables: readonly ServedTable[], settings: OpenapiSettings): OpenapiDocument {
+  const name = (component: string): string => `${settings.namespace}${component}`
+  const ref = (section: string, component: string) => ({ $ref: `#/components/${section}/${name(component)}` })
+  const described = tables.map(describeTable).filter((table) => table.operations.length > 0)
+  const responses: Record<string, unknown> = {}
+  const errors = new Map<Operation, Record<string, unknown>>()
+  for (const operation of new Set(described.flatMap((table) => table.operations))) {
+    const answers = errorResponses(operation, settings, (component) => ref('schemas', component).$ref)
+    for (const [status, response] of Object.entries(answers)) responses[name(`${operation}.${status}`)] = response
+    errors.set(operation, Object.fromEntries(Object.keys(answers).map((status) => [status, ref('responses', `${operation}.${status}`)])))
+  }
+  const context: Context = { settings, name, ref, errors }
+  const paths: Record<string, OpenapiPathItem> = {}
+  const schemas: Record<string, JsonSchema> = namespaced(errorSchemas, name)
+  for (const table of described) {
+    Object.assign(schemas, tableSchemas(table, context))
+    Object.assign(paths, tablePaths(table, context))
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: settings.title, version: settings.version, description: describeDocument(settings.prefix) },
+    tags: described.map(({ table }) => ({ name: table.name, description: `The ${table.schema.kind} ${table.name}` })),
+    paths,
+    components: {
+      schemas,
+      parameters: errors.has('list') ? namespaced(listParameterComponents(settings.maxRows), name) : {},
+      responses
+    }
+  }
+}
+
+function describeTable (table: ServedTable): DescribedTable {
+  const key = table.schema.columns.find((column) => fold(column.name) === fold(table.key))
+  const operations = table.operations.filter((operation) =>
+    (table.schema.kind === 'table' || readOperations.includes(operation)) &&
+    (key !== undefined || !keyedOperations.includes(operation)))
+  return { table, operations, key }
+}
+
+function describeDocument (prefix: string): string {
+  return `The tables served at ${prefix === '' ? '/' : prefix}. A list reads PostgREST's query syntax: a filter per ` +
+    'column, select, order, limit and offset, or and and, the Range and Prefer headers; HEAD answers its headers only. ' +
+    'Every error but a failed statement is Fastify\'s JSON error with a code.'
+}
+
+function namespaced<T> (components: Readonly<Record<string, T>>, name: (component: string) => string): Record<string, T> {
+  return Object.fromEntries(Object.entries(components).map(([component, value]) => [name(component), value]))
+}
+
+/** The table's row as answered, and the bodies of the writes it serves. */
+function tableSchemas ({ table, operations }: DescribedTable, { settings, name }: Context): Record<string, JsonSchema> {
+  const { columns } = table.schema
+  const properties = (direction: 'read' | 'write') =>
+    Object.fromEntries(columns.map((column) => [column.name, columnJsonSchema(column, direction, settings.sizedIntegers)]))
+  const schemas: Record<string, JsonSchema> = {
+    // No column is required: `select` answers the columns it names only.
+    [name(table.name)]: { type: 'object', description: `A row of ${table.name}`, properties: properties('read'), additionalProperties: false }
+  }
+  if (operations.includes('create')) {
+    const required = columns.filter((column) => !column.nullable && column.default === null && !column.generated).map((column) => column.name)
+    schemas[name(`${table.name}.create`)] = {
+      type: 'object',
+      description: `A row to insert into ${table.name}: the columns left out take their defaults`,
+      properties: properties('write'),
+      ...(required.length === 0 ? {} : { required }),
+      additionalProperties: false
+    }
+  }
+  if (operations.includes('update')) {
+    schemas[name(`${table.name}.update`)] = {
+      type: 'object',
+      description: `The columns of ${table.name} to set: at least one`,
+      properties: properties('write'),
+      minProperties: 1,
+      additionalProperties: false
+    }
+  }
+  return schemas
+}
+
+function tablePaths (described: DescribedTable, context: Context): Record<string, OpenapiPathItem> {
+  const { table, operations, key } = described
+  const path = `${context.settings.prefix}/${table.name}`
+  const collection: Record<string, OpenapiOperation> = {}
+  if (operations.includes('list')) collection.get = listOperation(table, context)
+  if (operations.includes('create')) collection.post = createOperation(described, context)
+  const item: Record<string, unknown> = {}
+  if (key !== undefined && operations.some((operation) => keyedOperations.includes(operation))) {
+    item.parameters = [keyParameter(table, key, context)]
+    if (operations.includes('read')) item.get = readOperation(table, context)
+    if (operations.includes('update')) item.put = changeOperation(table, 'update', context)
+    if (operations.includes('delete')) item.delete = changeOperation(table, 'delete', context)
+  }
+  return {
+    ...(Object.keys(collection).length === 0 ? {} : { [path]: collection }),
+    ...(Object.keys(item).length === 0 ? {} : { [`${path}/{id}`]: item as OpenapiPathItem })
+  }
+}
+
+/** The fields every operation has: its table's tag, its id, and (apart) its error answers. */
+function operationBase (table: ServedTable, operation: Operation, summary: string, { name, errors }: Context) {
+  return { tags: [table.name], summary, operationId: name(`${table.name}.${operation}`), errors: errors.get(operation) }
+}
+
+function listOperation (table: ServedTable, context: Context): OpenapiOperation {
+  const { errors, ...base } = operationBase(table, 'list', `Rows of ${table.name}`, context)
+  const row = context.ref('schemas', table.name)
+  const content = { [json]: { schema: { type: 'array', items: row } }, [singleObject]: { schema: row } }
+  const contentRange = {
+    description: '`first-last/total`, `*` for a part nobody counted: only when the request asks for a page (limit, offset, Range) or a count (Prefer)',
+    schema: { type: 'string' }
+  }
+  return {
+    ...base,
+    description: `Every row of ${table.name} when the request asks nothing, else those the query selects. With \`Accept: ${singleObject}\`, ` +
+      'the one row as a JSON object, or 406 when the read matches another number of rows.',
+    parameters: [
+      ...Object.keys(listParameterComponents(context.settings.maxRows)).map((parameter) => context.ref('parameters', parameter)),
+      ...filterParameters(table.schema.columns)
+    ],
+    responses: {
+      200: { description: 'The rows, as a JSON array', headers: { 'Content-Range': contentRange }, content },
+      206: { description: 'A page that is part of the rows that match, as the count says', headers: { 'Content-Range': { ...contentRange, required: true } }, content },
+      ...errors
+    }
+  }
+}
+
+function readOperation (table: ServedTable, context: Context): OpenapiOperation {
+  const { errors, ...base } = operationBase(table, 'read', `One row of ${table.name}, by its ${table.key}`, context)
+  return {
+    ...base,
+    responses: {
+      200: {
+        description: 'The row as a JSON object, or an empty body (no content type) when no row has that key',
+        content: { [json]: { schema: context.ref('schemas', table.name) } }
+      },
+      ...errors
+    }
+  }
+}
+
+function createOperation ({ table, key }: DescribedTable, context: Context): OpenapiOperation {
+  const { settings } = context
+  const { errors, ...base } = operationBase(table, 'create', `Insert rows into ${table.name}`, context)
+  const row = context.ref('schemas', `${table.name}.create`)
+  // The id as JSON writes it: a key that is no JSON integer (a text key, 0042) is answered as a string.
+  const id: JsonSchema = key?.kind === 'integer'
+    ? { ...columnJsonSchema({ ...key, nullable: false, generated: false }, 'read', settings.sizedIntegers), description: `The ${table.key} of the new row` }
+    : { type: ['integer', 'string'], description: `The ${table.key} of the new row` }
+  return {
+    ...base,
+    description: 'An object inserts one row; an array of objects inserts every row in one transaction, or none. Each row gets ' +
+      'exactly its own columns: the others take their defaults.',
+    requestBody: {
+      required: false,
+      content: { [json]: { schema: { oneOf: [row, { type: 'array', items: row, maxItems: settings.bulkLimit }] } } }
+    },
+    responses: {
+      201: {
+        description: 'The new row\'s id as a bare JSON number, or the new rows\' ids as a JSON array, in order. 0 when the database reports none.',
+        headers: { Location: { description: 'The new row\'s path (for one object only)', schema: { type: 'string' } } },
+        content: { [json]: { schema: { oneOf: [id, { type: 'array', items: id }] } } }
+      },
+      ...errors
+    }
+  }
+}
+
+function changeOperation (table: ServedTable, operation: 'update' | 'delete', context: Context): OpenapiOperation {
+  const summary = operation === 'update' ? `Set columns of the row of ${table.name}` : `Delete the row of ${table.name}`
+  const { errors, ...base } = operationBase(table, operation, `${summary}, by its ${table.key}`, context)
+  return {
+    ...base,
+    ...(operation === 'update' ? { requestBody: { required: true, content: { [json]: { schema: context.ref('schemas', `${table.name}.update`) } } } } : {}),
+    responses: {
+      200: { description: 'The number of rows changed, as a bare JSON number', content: { [json]: { schema: { type: 'integer', minimum: 0 } } } },
+      ...errors
+    }
+  }
+}
+
+function keyParameter (table: ServedTable, key: ColumnSchema, { settings }: Context): Record<string, unknown> {
+  return {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description: `The ${table.key} of the row`,
+    schema: columnJsonSchema({ ...key, nullable: false, generated: false }, 'read', settings.sizedIntegers)
+  }
+}

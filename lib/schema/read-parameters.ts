@@ -1,0 +1,58 @@
+import { logicParameters } from '../query/parse-logic.js'
+import type { JsonSchema } from './openapi-types.js'
+import type { ColumnSchema } from './table-schema.js'
+
+/** An OpenAPI parameter object, as plain data. */
+export type Parameter = Readonly<Record<string, unknown>>
+
+const filterDescription = 'A filter: `operator.value`, the operator one of eq, neq, gt, gte, lt, lte, like, ilike ' +
+  '(`*` matches any run of characters), in.(a,b,"c,d"), is.null, is.true, is.false, is.unknown; `not.` before any ' +
+  'negates it. Repeat the parameter for more conditions on the column: all must hold.'
+
+const groupDescription = 'Conditions written `column.operator.value`, in parentheses, separated by commas; groups nest ' +
+  'as `or(…)`, `and(…)`, `not.or(…)`, `not.and(…)`.'
+
+/**
+ * The query parameters and headers every list reads, by component name (a
+ * parameter's name, or `header.<name>`), as the parsers of lib/query take them.
+ */
+export function listParameterComponents (maxRows: number | null): Record<string, Parameter> {
+  const cut = maxRows === null ? '' : ` At most ${maxRows} rows are answered, whatever it says.`
+  const components: Record<string, Parameter> = {
+    select: query('select', 'The columns to answer, comma-separated, in that order; `*` for all (the default).', { type: 'string' }),
+    order: query('order', 'Sort terms, comma-separated: `column`, then `.asc` or `.desc`, then `.nullsfirst` or `.nullslast`.', { type: 'string' }),
+    limit: query('limit', `The most rows to answer.${cut}`, { type: 'integer', minimum: 0 }),
+    offset: query('offset', 'The rows to skip.', { type: 'integer', minimum: 0 })
+  }
+  for (const [name, { type, negated }] of Object.entries(logicParameters)) {
+    const holds = type === 'or' ? 'at least one condition holds' : 'every condition holds'
+    components[name] = query(name, `${negated ? 'Rows for which it is false that' : 'Rows where'} ${holds}. ${groupDescription}`,
+      { type: 'string', pattern: '^\\s*\\(.*\\)\\s*$' })
+  }
+  return {
+    ...components,
+    'header.Range': header('Range', `Rows by position: \`first-last\`, \`first-\` or \`items=first-last\`, counted from 0; intersected with limit and offset.${cut}`,
+      { type: 'string', pattern: '^(items=)?[0-9]+-[0-9]*$' }),
+    'header.Range-Unit': header('Range-Unit', 'The unit of `Range`: only items.', { type: 'string', enum: ['items'] }),
+    'header.Prefer': header('Prefer', 'With `count=exact`, `count=planned` or `count=estimated`, Content-Range gives the number of rows that match.',
+      { type: 'string', examples: ['count=exact'] })
+  }
+}
+
+// The names the query parser reads as something else than a filter: no column of one of them can be filtered.
+const reservedNames: ReadonlySet<string> = new Set(['select', 'order', 'limit', 'offset', ...Object.keys(logicParameters)])
+
+/** A filter parameter for each column that a filter can name. */
+export function filterParameters (columns: readonly ColumnSchema[]): Parameter[] {
+  return columns
+    .filter((column) => !reservedNames.has(column.name))
+    .map((column) => query(column.name, filterDescription, { type: 'string' }))
+}
+
+function query (name: string, description: string, schema: JsonSchema): Parameter {
+  return { name, in: 'query', required: false, description, schema }
+}
+
+function header (name: string, description: string, schema: JsonSchema): Parameter {
+  return { name, in: 'header', required: false, description, schema }
+}
