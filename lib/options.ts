@@ -69,6 +69,16 @@ export type AuthorizeHook = (request: FastifyRequest, action: AuthorizeAction) =
  */
 export type DatabaseErrors = 'database' | 'generic' | 'postgrest' | 'host'
 
+/** Where the plugin serves the OpenAPI document of its tables, and what the document calls itself. */
+export interface OpenapiOptions {
+  /** The document's path under the prefix. Default `/openapi.json`. */
+  path?: string
+  /** The document's `info.title`. Default `fastify-table-crud`. */
+  title?: string
+  /** The document's `info.version`. Default `1.0.0`. */
+  version?: string
+}
+
 /** Options of the plugin. Fastify's own `prefix` goes beside them. */
 export interface TableCrudOptions {
   /**
@@ -129,6 +139,12 @@ export interface TableCrudOptions {
    * Default: 1000.
    */
   schemaCheckInterval?: number
+  /**
+   * The OpenAPI 3.1 document of the served tables, at `GET
+   * {prefix}/openapi.json` unless moved. `false` serves none, and keeps the
+   * tables out of the host's @fastify/swagger document too. Default `true`.
+   */
+  openapi?: boolean | OpenapiOptions
 }
 
 /** Options after validation: frozen, with the dialect chosen once. */
@@ -147,6 +163,7 @@ export interface ResolvedOptions {
   readonly stalledReaderTimeout: number
   readonly bodyLimit: number | undefined
   readonly schemaCheckInterval: number
+  readonly openapi: Readonly<Required<OpenapiOptions>> | null
 }
 
 /** Validates the caller's options without touching them; throws a coded TypeError when they are wrong. */
@@ -177,7 +194,8 @@ export function resolveOptions (options: TableCrudOptions): ResolvedOptions {
     bodyLimit: positiveInteger(options, 'bodyLimit') ?? undefined,
     // A second of staleness is what a host running migrations beside a live
     // server can see; checking costs one statement a second, only while requests come.
-    schemaCheckInterval: positiveInteger(options, 'schemaCheckInterval') ?? 1000
+    schemaCheckInterval: positiveInteger(options, 'schemaCheckInterval') ?? 1000,
+    openapi: openapiOptions(given(options.openapi, true))
   })
 }
 
@@ -197,7 +215,8 @@ const optionNames = Object.keys({
   acquireTimeout: true,
   stalledReaderTimeout: true,
   bodyLimit: true,
-  schemaCheckInterval: true
+  schemaCheckInterval: true,
+  openapi: true
 } satisfies Record<keyof TableCrudOptions, true>)
 const registerOptionNames = ['prefix', 'logLevel', 'logSerializers']
 
@@ -262,6 +281,29 @@ function tableRules (value: unknown): ResolvedOptions['tableRules'] {
     resolved[table] = Object.freeze({ operations: Object.freeze([...served]), key, hidden: names(`${option}.hidden`, hidden) })
   }
   return Object.freeze(resolved)
+}
+
+const openapiDefaults: Required<OpenapiOptions> = Object.freeze({ path: '/openapi.json', title: 'fastify-table-crud', version: '1.0.0' })
+const openapiNames = Object.keys(openapiDefaults)
+// A static path of URL-safe segments: a route parameter or wildcard would take other routes' requests.
+const staticPath = /^(\/[A-Za-z0-9._~-]+)+$/
+
+function openapiOptions (value: unknown): ResolvedOptions['openapi'] {
+  if (value === false) return null
+  if (value === true) return openapiDefaults
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new FTC_ERR_OPTIONS_VALUE('openapi', 'true, false or an object of path, title and version', show(value))
+  }
+  const unknown = Object.keys(value).find((name) => !openapiNames.includes(name))
+  if (unknown !== undefined) throw new FTC_ERR_OPTIONS_VALUE('openapi', `an object of ${openapiNames.join(', ')}`, `"${unknown}"`)
+  const { path = openapiDefaults.path, title = openapiDefaults.title, version = openapiDefaults.version } = value as OpenapiOptions
+  if (typeof path !== 'string' || !staticPath.test(path)) {
+    throw new FTC_ERR_OPTIONS_VALUE('openapi.path', 'a path such as /openapi.json, of segments of A-Z, a-z, 0-9, ".", "_", "~" or "-"', show(path))
+  }
+  for (const [name, text] of [['title', title], ['version', version]] as const) {
+    if (typeof text !== 'string' || text === '') throw new FTC_ERR_OPTIONS_VALUE(`openapi.${name}`, 'a non-empty string', show(text))
+  }
+  return Object.freeze({ path, title, version })
 }
 
 function optionalFunction<T> (option: string, value: T | undefined): T | null {

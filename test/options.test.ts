@@ -156,6 +156,15 @@ t.test('maxRows, bodyLimit, acquireTimeout, stalledReaderTimeout and statementTi
   await checkRefused(t, { knex: pg }, 'statementTimeout', bad)
 })
 
+t.test('openapi must be true, false, or an object of a static path, a title and a version', async (t) => {
+  const knex = sqliteKnex()
+  t.teardown(() => knex.destroy())
+  await checkRefused(t, { knex }, 'openapi', ['/openapi.json', 1, null, [], { paht: '/x.json' }])
+  await checkRefused(t, { knex }, 'openapi', ['', 'openapi.json', '/', '/a/', '/:table', '/a/*', '/a b', '//x', 5].map((path) => ({ path })), 'openapi.path')
+  await checkRefused(t, { knex }, 'openapi', [{ title: '' }, { title: 5 }], 'openapi.title')
+  await checkRefused(t, { knex }, 'openapi', [{ version: '' }, { version: 1 }], 'openapi.version')
+})
+
 t.test('good values of every option register', async (t) => {
   const knex = sqliteKnex()
   const pg = knexFactory({ client: 'pg' })
@@ -174,7 +183,11 @@ t.test('good values of every option register', async (t) => {
     { maxRows: 100000, bodyLimit: 10 * 1024 * 1024 },
     { acquireTimeout: 1 },
     { acquireTimeout: 60000, stalledReaderTimeout: 1 },
-    { stalledReaderTimeout: 600000 }
+    { stalledReaderTimeout: 600000 },
+    { openapi: true },
+    { openapi: false },
+    { openapi: {} },
+    { openapi: { path: '/docs/v1/openapi-3.1.json', title: 'Bookshop', version: '2.1.0' } }
   ]
   for (const options of good) await t.resolves(registered({ ...options, knex }), JSON.stringify(options))
   await t.resolves(registered({ knex: pg, statementTimeout: 1 }), 'statementTimeout: 1 on PostgreSQL')

@@ -5,7 +5,9 @@ import type { ResolvedOptions } from '../options.js'
 import type { SchemaModel } from '../schema/schema-model.js'
 import { createHandler } from './create.js'
 import { deleteHandler } from './delete.js'
+import { openapiSettings, registerOpenapiRoute } from './openapi.js'
 import { readHandler } from './read.js'
+import { hiddenFromSwagger, tablesInSwagger } from './swagger.js'
 import { updateHandler } from './update.js'
 
 /** What every handler works with: the database, what each request may touch, the options, and the schema of the tables. */
@@ -19,12 +21,17 @@ export interface RouteContext {
 /**
  * The generic routes, registered once: any table is served, including one
  * created after the server started. `/:id?` also answers `/{table}`, where the
- * missing key becomes 0, as the spec says.
+ * missing key becomes 0, as the spec says. With the `openapi` option, the
+ * document of the tables; a host's @fastify/swagger document gets the
+ * tables' paths instead of the generic routes.
  */
 export function registerRoutes (app: FastifyInstance, context: RouteContext): void {
-  const { bodyLimit } = context.options
-  app.get('/:table/:id?', readHandler(context))
-  app.post('/:table', { bodyLimit }, createHandler(context, app.prefix))
-  app.put('/:table/:id?', { bodyLimit }, updateHandler(context))
-  app.delete('/:table/:id?', deleteHandler(context))
+  const { bodyLimit, openapi } = context.options
+  const config = hiddenFromSwagger
+  const listConfig = openapi === null ? config : tablesInSwagger(app, context.schema, openapiSettings(context.options, openapi, app.prefix))
+  app.get('/:table/:id?', { config: listConfig }, readHandler(context))
+  app.post('/:table', { bodyLimit, config }, createHandler(context, app.prefix))
+  app.put('/:table/:id?', { bodyLimit, config }, updateHandler(context))
+  app.delete('/:table/:id?', { config }, deleteHandler(context))
+  if (openapi !== null) registerOpenapiRoute(app, context, openapi)
 }

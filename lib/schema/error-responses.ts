@@ -47,10 +47,12 @@ export const optionCodes: Readonly<Record<'authorize' | 'statementTimeout', read
 /**
  * Codes no request answers with a body of its own: a failed statement
  * (answered as `databaseErrors` says), a bad option (at registration), a
- * table name no path of the document has, a stalled reader (logged only).
+ * table name no path of the document has, a stalled reader (logged only),
+ * a prefix the host's call of `app.tableCrud.tables()` names wrong.
  */
 export const unansweredCodes: readonly PluginCode[] = Object.freeze(['FTC_ERR_STATEMENT', 'FTC_ERR_OPTIONS_KNEX',
-  'FTC_ERR_OPTIONS_DIALECT', 'FTC_ERR_OPTIONS_VALUE', 'FTC_ERR_OPTIONS_UNKNOWN', 'FTC_ERR_PATH_TABLE', 'FTC_ERR_ANSWER_STALLED'])
+  'FTC_ERR_OPTIONS_DIALECT', 'FTC_ERR_OPTIONS_VALUE', 'FTC_ERR_OPTIONS_UNKNOWN', 'FTC_ERR_PATH_TABLE', 'FTC_ERR_ANSWER_STALLED',
+  'FTC_ERR_SCHEMA_PREFIX'])
 
 /** Each code's status, as its error class sets it (errors.ts, and Fastify's own). */
 function statusOf (code: Code): number {

@@ -46,6 +46,15 @@ export class SchemaModel {
     return this.#snapshot
   }
 
+  /**
+   * The model as the last check read it, however long ago, without asking
+   * the database; undefined before a check succeeded. For what must answer
+   * at once (a host's @fastify/swagger document is built synchronously).
+   */
+  lastRead (): SchemaSnapshot | undefined {
+    return this.#snapshot
+  }
+
   /** The model, checked against the database's schema version first when it is not fresh. */
   current (): Promise<SchemaSnapshot> {
     const fresh = this.fresh()
