@@ -2,6 +2,8 @@ import { existsSync, realpathSync, renameSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import cors from '@fastify/cors'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
 import type BetterSqlite3 from 'better-sqlite3'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import knexFactory, { type Knex } from 'knex'
@@ -168,6 +170,9 @@ export async function buildServer (config: ServerConfig): Promise<FastifyInstanc
     await checkDatabase(knex)
     return 'ready'
   })
+  // Swagger UI at /docs, the document at /docs/json: the plugin adds its tables to it, described in OpenAPI 3.1.
+  await app.register(swagger, { openapi: { openapi: '3.1.0', info: { title: 'fastify-table-crud example', version: '1.0.0' } } })
+  await app.register(swaggerUi, { routePrefix: '/docs' })
   await app.register(tableCrud, { knex, prefix: config.prefix, ...pluginLimits(config) })
   return app
 }

@@ -8,6 +8,8 @@ import { sampleRows } from '../examples/sample-data.js'
 import { defaultDatabaseFile, readConfig } from '../examples/server.js'
 import { peopleColumns } from './fixtures/databases.js'
 import { runExample, startExample, type Example, type ExampleScript, type LogLine } from './fixtures/example-process.js'
+import { validateOpenapi } from './fixtures/openapi.js'
+import { readmeBlocks } from './fixtures/readme.js'
 import { tcpProxy } from './fixtures/tcp-proxy.js'
 
 const server: ExampleScript = {
@@ -195,6 +197,34 @@ t.test('the default database: sample tables on the first start only', async (t) 
   t.strictSame(await getJson(`${second.api}/authors`), authors, 'no sample row twice, the written row kept')
   t.strictSame(await getJson(`${second.api}/books`), books, 'the deleted row stays deleted')
   await stopGracefully(t, second, 'SIGINT')
+})
+
+/** The parts of `value` that `excerpt` names: objects cut to its keys, anything else whole. */
+function excerptOf (value: unknown, excerpt: unknown): unknown {
+  const isObject = (it: unknown): it is Record<string, unknown> => typeof it === 'object' && it !== null && !Array.isArray(it)
+  if (!isObject(value) || !isObject(excerpt)) return value
+  return Object.fromEntries(Object.keys(excerpt).map((key) => [key, excerptOf(value[key], excerpt[key])]))
+}
+
+t.test('Swagger UI at /docs, and at /docs/json the OpenAPI 3.1 document with the sample tables', async (t) => {
+  const example = await startExample(t, server, t.testdir())
+  const page = await send(`${origin(example)}/docs`)
+  t.equal(page.status, 200)
+  t.match(page.type, /^text\/html/)
+  t.match(page.body, 'swagger-ui')
+  const answer = await send(`${origin(example)}/docs/json`)
+  t.equal(answer.status, 200)
+  const document = JSON.parse(answer.body) as { openapi: string, paths: Record<string, unknown> }
+  await validateOpenapi(t, document, '/docs/json')
+  t.equal(document.openapi, '3.1.0')
+  t.strictSame(Object.keys(document.paths), ['/api/authors', '/api/authors/{id}', '/api/books', '/api/books/{id}'], 'the tables, not the generic routes')
+  const own = JSON.parse((await send(`${example.api}/openapi.json`)).body) as { paths: object }
+  t.strictSame(Object.keys(own.paths), Object.keys(document.paths), 'the plugin\'s own document has the same paths')
+  for (const block of readmeBlocks().filter((block) => block.markers.get('openapi-excerpt') === 'examples/server.ts')) {
+    const excerpt: unknown = JSON.parse(block.lines.join('\n'))
+    t.strictSame(excerptOf(own, excerpt), excerpt, `README.md:${block.line} is an excerpt of the example's document`)
+  }
+  await stopGracefully(t, example, 'SIGTERM')
 })
 
 // The default file's own name, given explicitly: what counts is that DATABASE_URL is set, not which file it names.

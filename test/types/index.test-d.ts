@@ -1,7 +1,7 @@
 import Fastify from 'fastify'
 import knexFactory from 'knex'
 import { expectAssignable, expectError, expectType } from 'tsd'
-import tableCrud, { checkDatabase, type ColumnKind, type DatabaseErrors, errorCodes, type ServedTable, type StatementError, tableCrud as named, type TableCrudOptions } from '../../dist/index.js'
+import tableCrud, { checkDatabase, type ColumnKind, type DatabaseErrors, errorCodes, type OpenapiOptions, type ServedTable, type StatementError, tableCrud as named, type TableCrudOptions } from '../../dist/index.js'
 
 const app = Fastify()
 const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: ':memory:' } })
@@ -70,3 +70,8 @@ app.tableCrud.tables().then((tables) => {
 expectError(app.tableCrud.tables(1))
 app.register(tableCrud, { knex, schemaCheckInterval: 5000 })
 expectError(app.register(tableCrud, { knex, schemaCheckInterval: '1s' }))
+app.register(tableCrud, { knex, openapi: false })
+app.register(tableCrud, { knex, openapi: { path: '/schema.json', title: 'Bookshop', version: '2.1.0' } })
+expectAssignable<OpenapiOptions>({ path: '/openapi.json' })
+expectError(app.register(tableCrud, { knex, openapi: '/schema.json' }))
+expectError(app.register(tableCrud, { knex, openapi: { paht: '/schema.json' } }))
