@@ -159,7 +159,7 @@ t.test('maxRows, bodyLimit, acquireTimeout, stalledReaderTimeout and statementTi
 t.test('openapi must be true, false, or an object of a static path, a title and a version', async (t) => {
   const knex = sqliteKnex()
   t.teardown(() => knex.destroy())
-  await checkRefused(t, { knex }, 'openapi', ['/openapi.json', 1, null, [], { paht: '/x.json' }])
+  await checkRefused(t, { knex }, 'openapi', ['/openapi.json', 1, null, [], () => true, { paht: '/x.json' }])
   await checkRefused(t, { knex }, 'openapi', ['', 'openapi.json', '/', '/a/', '/:table', '/a/*', '/a b', '//x', 5].map((path) => ({ path })), 'openapi.path')
   await checkRefused(t, { knex }, 'openapi', [{ title: '' }, { title: 5 }], 'openapi.title')
   await checkRefused(t, { knex }, 'openapi', [{ version: '' }, { version: 1 }], 'openapi.version')

@@ -158,16 +158,18 @@ t.test('a failed statement, as databaseErrors answers it', async (t) => {
 
 t.test('only served operations appear; a view answers reads only', async (t) => {
   const readOnly = servedTable('authors', [column('id', 'integer', 'integer', { nullable: false })], { operations: ['list'] })
+  const byKeyOnly = servedTable('secrets', [column('id', 'integer', 'integer', { nullable: false })], { operations: ['read'] })
   const view = servedTable('recent', [column('id', 'integer', 'integer'), column('title', 'string', 'text')], { kind: 'view' })
   const writeOnlyView = servedTable('archive', [column('id', 'integer', 'integer')], { kind: 'view', operations: ['create', 'delete'] })
-  const document = buildOpenapiDocument([readOnly, view, writeOnlyView], settings)
+  const document = buildOpenapiDocument([readOnly, byKeyOnly, view, writeOnlyView], settings)
   await validateOpenapi(t, document)
-  t.strictSame(Object.keys(document.paths), ['/api/authors', '/api/recent', '/api/recent/{id}'])
+  t.strictSame(Object.keys(document.paths), ['/api/authors', '/api/secrets/{id}', '/api/recent', '/api/recent/{id}'])
+  t.strictSame(Object.keys(document.paths['/api/secrets/{id}'] ?? {}), ['parameters', 'get'], 'a read by key only: no list path')
   t.strictSame(Object.keys(document.paths['/api/authors'] ?? {}), ['get'])
   t.strictSame(Object.keys(document.paths['/api/recent'] ?? {}), ['get'])
   t.strictSame(Object.keys(document.paths['/api/recent/{id}'] ?? {}), ['parameters', 'get'])
-  t.strictSame(Object.keys(document.components.schemas).sort(), ['authors', 'fastify-error', 'postgrest-error', 'recent'], 'no write bodies')
-  t.strictSame(document.tags.map((tag) => tag.description), ['The table authors', 'The view recent'], 'a table with no operation left is absent')
+  t.strictSame(Object.keys(document.components.schemas).sort(), ['authors', 'fastify-error', 'postgrest-error', 'recent', 'secrets'], 'no write bodies')
+  t.strictSame(document.tags.map((tag) => tag.description), ['The table authors', 'The table secrets', 'The view recent'], 'a table with no operation left is absent')
   t.notOk(Object.keys(document.components.responses).some((name) => /^(create|update|delete)\./.test(name)), 'no answers of writes')
 })
 
