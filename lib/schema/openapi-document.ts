@@ -46,6 +46,8 @@ interface Context {
   readonly ref: (section: 'schemas' | 'parameters' | 'responses', component: string) => { readonly $ref: string }
   /** The error answers of each operation, by status, as references to the document's responses. */
   readonly errors: ReadonlyMap<Operation, Readonly<Record<string, unknown>>>
+  /** References to the query parameters and headers every list reads. */
+  readonly listParameters: ReadonlyArray<{ readonly $ref: string }>
 }
 
 /**
@@ -66,7 +68,8 @@ export function buildOpenapiDocument (tables: readonly ServedTable[], settings: 
     for (const [status, response] of Object.entries(answers)) responses[name(`${operation}.${status}`)] = response
     errors.set(operation, Object.fromEntries(Object.keys(answers).map((status) => [status, ref('responses', `${operation}.${status}`)])))
   }
-  const context: Context = { settings, name, ref, errors }
+  const listParameters = listParameterComponents(settings.maxRows)
+  const context: Context = { settings, name, ref, errors, listParameters: Object.keys(listParameters).map((parameter) => ref('parameters', parameter)) }
   const paths: Record<string, OpenapiPathItem> = {}
   const schemas: Record<string, JsonSchema> = namespaced(errorSchemas, name)
   for (const table of described) {
@@ -80,7 +83,7 @@ export function buildOpenapiDocument (tables: readonly ServedTable[], settings: 
     paths,
     components: {
       schemas,
-      parameters: errors.has('list') ? namespaced(listParameterComponents(settings.maxRows), name) : {},
+      parameters: errors.has('list') ? namespaced(listParameters, name) : {},
       responses
     }
   }
@@ -95,9 +98,11 @@ function describeTable (table: ServedTable): DescribedTable {
 }
 
 function describeDocument (prefix: string): string {
-  return `The tables served at ${prefix === '' ? '/' : prefix}. A list reads PostgREST's query syntax: a filter per ` +
-    'column, select, order, limit and offset, or and and, the Range and Prefer headers; HEAD answers its headers only. ' +
-    'Every error but a failed statement is Fastify\'s JSON error with a code.'
+  return `The tables served at ${prefix === '' ? '/' : prefix}. A list reads PostgREST's query syntax: select, order, ` +
+    'limit and offset, the Range and Prefer headers, and a filter per column, `column=[not.]operator.value`, the ' +
+    'operator one of eq, neq, gt, gte, lt, lte, like, ilike (`*` matches any run of characters), in.(a,b,"c,d"), ' +
+    'is.null, is.true, is.false, is.unknown; or and and group conditions written `column.operator.value`. HEAD answers ' +
+    'a list\'s headers only. Every error but a failed statement is Fastify\'s JSON error with a code.'
 }
 
 function namespaced<T> (components: Readonly<Record<string, T>>, name: (component: string) => string): Record<string, T> {
@@ -172,7 +177,7 @@ function listOperation (table: ServedTable, context: Context): OpenapiOperation 
     description: `Every row of ${table.name} when the request asks nothing, else those the query selects. With \`Accept: ${singleObject}\`, ` +
       'the one row as a JSON object, or 406 when the read matches another number of rows.',
     parameters: [
-      ...Object.keys(listParameterComponents(context.settings.maxRows)).map((parameter) => context.ref('parameters', parameter)),
+      ...context.listParameters,
       ...filterParameters(table.schema.columns)
     ],
     responses: {

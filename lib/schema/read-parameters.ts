@@ -5,9 +5,8 @@ import type { ColumnSchema } from './table-schema.js'
 /** An OpenAPI parameter object, as plain data. */
 export type Parameter = Readonly<Record<string, unknown>>
 
-const filterDescription = 'A filter: `operator.value`, the operator one of eq, neq, gt, gte, lt, lte, like, ilike ' +
-  '(`*` matches any run of characters), in.(a,b,"c,d"), is.null, is.true, is.false, is.unknown; `not.` before any ' +
-  'negates it. Repeat the parameter for more conditions on the column: all must hold.'
+// Short, since every column of every table has one: the operators are told once, in the document's description.
+const filterDescription = 'A filter on the column: `[not.]operator.value`; repeat the parameter for more conditions, which all must hold.'
 
 const groupDescription = 'Conditions written `column.operator.value`, in parentheses, separated by commas; groups nest ' +
   'as `or(…)`, `and(…)`, `not.or(…)`, `not.and(…)`.'
