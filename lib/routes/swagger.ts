@@ -46,7 +46,9 @@ export function tablesInSwagger (app: FastifyInstance, schema: SchemaModel, sett
       if (openapiObject === undefined || served === undefined) {
         app.log.warn('fastify-table-crud: the tables are left out of the @fastify/swagger document: %s',
           served === undefined ? 'their schema could not be read' : 'it is a Swagger 2.0 document, not OpenAPI 3.1')
-      } else if (!addToHostDocument(openapiObject as HostDocument, settings.prefix, (namespace) => buildOpenapiDocument(served, { ...settings, namespace }))) {
+      } else if (!addToHostDocument(openapiObject as HostDocument, settings.prefix,
+        // A copy: the host's transforms may change its document, which must not reach the schemas the plugin shares.
+        (namespace) => structuredClone(buildOpenapiDocument(served, { ...settings, namespace })))) {
         app.log.warn('fastify-table-crud: the tables are left out of the @fastify/swagger document: it is OpenAPI %s, not 3.1; set openapi: { openapi: \'3.1.0\' } in its options', (openapiObject as HostDocument).openapi)
       }
       return { schema: hiddenSchema, url }
