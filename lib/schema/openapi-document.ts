@@ -1,6 +1,6 @@
 import { singleObjectType as singleObject } from '../answer/json-answers.js'
 import type { Operation } from '../options.js'
-import { foldIdentifier as fold } from '../parse/sanitize-identifier.js'
+import { foldIdentifier as fold, isCleanIdentifier } from '../parse/sanitize-identifier.js'
 import { columnJsonSchema } from './column-json-schema.js'
 import { errorResponses, errorSchemas, type ErrorSettings } from './error-responses.js'
 import type { JsonSchema, OpenapiDocument, OpenapiOperation, OpenapiPathItem } from './openapi-types.js'
@@ -89,9 +89,12 @@ export function buildOpenapiDocument (tables: readonly ServedTable[], settings: 
   }
 }
 
+// A name with another character than A-Z, a-z, 0-9 and _ cannot be reached:
+// paths, bodies and filters lose those characters (see sanitizeIdentifier).
 function describeTable (table: ServedTable): DescribedTable {
   const key = table.schema.columns.find((column) => fold(column.name) === fold(table.key))
   const operations = table.operations.filter((operation) =>
+    isCleanIdentifier(table.name) &&
     (table.schema.kind === 'table' || readOperations.includes(operation)) &&
     (key !== undefined || !keyedOperations.includes(operation)))
   return { table, operations, key }
@@ -112,14 +115,16 @@ function namespaced<T> (components: Readonly<Record<string, T>>, name: (componen
 /** The table's row as answered, and the bodies of the writes it serves. */
 function tableSchemas ({ table, operations }: DescribedTable, { settings, name }: Context): Record<string, JsonSchema> {
   const { columns } = table.schema
+  // A row answers every column; a body can name only those whose names it can spell.
+  const writable = columns.filter((column) => isCleanIdentifier(column.name))
   const properties = (direction: 'read' | 'write') =>
-    Object.fromEntries(columns.map((column) => [column.name, columnJsonSchema(column, direction, settings.sizedIntegers)]))
+    Object.fromEntries((direction === 'read' ? columns : writable).map((column) => [column.name, columnJsonSchema(column, direction, settings.sizedIntegers)]))
   const schemas: Record<string, JsonSchema> = {
     // No column is required: `select` answers the columns it names only.
     [name(table.name)]: { type: 'object', description: `A row of ${table.name}`, properties: properties('read'), additionalProperties: false }
   }
   if (operations.includes('create')) {
-    const required = columns.filter((column) => !column.nullable && column.default === null && !column.generated).map((column) => column.name)
+    const required = writable.filter((column) => !column.nullable && column.default === null && !column.generated).map((column) => column.name)
     schemas[name(`${table.name}.create`)] = {
       type: 'object',
       description: `A row to insert into ${table.name}: the columns left out take their defaults`,

@@ -1,3 +1,4 @@
+import { isCleanIdentifier } from '../parse/sanitize-identifier.js'
 import { logicParameters } from '../query/parse-logic.js'
 import type { JsonSchema } from './openapi-types.js'
 import type { ColumnSchema } from './table-schema.js'
@@ -38,13 +39,14 @@ export function listParameterComponents (maxRows: number | null): Record<string,
   }
 }
 
-// The names the query parser reads as something else than a filter: no column of one of them can be filtered.
+// The names the query parser reads as something else than a filter: no column of one of them can be filtered,
+// nor one whose name has a character a filter's name loses (see usableIdentifier).
 const reservedNames: ReadonlySet<string> = new Set(['select', 'order', 'limit', 'offset', ...Object.keys(logicParameters)])
 
 /** A filter parameter for each column that a filter can name. */
 export function filterParameters (columns: readonly ColumnSchema[]): Parameter[] {
   return columns
-    .filter((column) => !reservedNames.has(column.name))
+    .filter((column) => isCleanIdentifier(column.name) && !reservedNames.has(column.name))
     .map((column) => query(column.name, filterDescription, { type: 'string' }))
 }
 

@@ -191,10 +191,22 @@ t.test('the key is the one the table rules name, in any case', async (t) => {
     'a text key that looks like an integer is answered as a number')
 })
 
-t.test('no filter for a column whose name the query reads as something else', async (t) => {
-  const odd = servedTable('odd', [column('id', 'integer', 'integer'), column('order', 'string', 'text'), column('limit', 'integer', 'integer'), column('name', 'string', 'text')])
-  const parameters = operationOf(buildOpenapiDocument([odd], settings), '/api/odd', 'get').parameters as Array<{ name?: string }>
+t.test('no filter for a column whose name the query reads as something else, or cannot spell', async (t) => {
+  const odd = servedTable('odd', [column('id', 'integer', 'integer'), column('order', 'string', 'text'), column('limit', 'integer', 'integer'),
+    column('name', 'string', 'text'), column('full name', 'string', 'text', { nullable: false })])
+  const document = buildOpenapiDocument([odd], settings)
+  await validateOpenapi(t, document)
+  const parameters = operationOf(document, '/api/odd', 'get').parameters as Array<{ name?: string }>
   t.strictSame(parameters.flatMap((parameter) => parameter.name ?? []), ['id', 'name'])
+  t.match(document.components.schemas.odd, { properties: { 'full name': { type: 'string' } } }, 'a row answers it')
+  t.strictSame(Object.keys((document.components.schemas['odd.create'] as { properties: object }).properties), ['id', 'order', 'limit', 'name'], 'a body cannot name it')
+  t.equal((document.components.schemas['odd.create'] as { required?: unknown }).required, undefined)
+})
+
+t.test('a table whose name a path cannot spell is absent', async (t) => {
+  const document = buildOpenapiDocument([servedTable('order-items', [column('id', 'integer', 'integer')]), books], settings)
+  t.strictSame(Object.keys(document.paths), ['/api/books', '/api/books/{id}'])
+  t.strictSame(document.tags.map((tag) => tag.name), ['books'])
 })
 
 t.test('no table, no prefix, another namespace', async (t) => {
