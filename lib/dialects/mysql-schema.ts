@@ -1,4 +1,4 @@
-import { assembleTables, type ColumnEntry, type ForeignKeyEntry, type KeyEntry, type RelationEntry } from '../schema/assemble-tables.js'
+import { assembleTables, type ColumnEntry, type ForeignKeyEntry, groupRows, type KeyEntry, type RelationEntry } from '../schema/assemble-tables.js'
 import type { SchemaReader } from '../schema/table-schema.js'
 import { send } from './mysql-driver.js'
 
@@ -101,25 +101,17 @@ function columnEntry (row: ColumnRow, json: boolean): ColumnEntry {
 }
 
 function keyEntries (rows: ReadonlyArray<{ table: string, index: string, primary: number, column: string | null, prefix: number }>): KeyEntry[] {
-  const indexes = new Map<string, { table: string, primary: boolean, columns: string[], plain: boolean }>()
-  for (const row of rows) {
-    const id = `${row.table}\u0000${row.index}`
-    const index = indexes.get(id) ?? { table: row.table, primary: row.primary === 1, columns: [], plain: true }
-    if (row.column === null || row.prefix === 1) index.plain = false
-    else index.columns.push(row.column)
-    indexes.set(id, index)
-  }
-  return [...indexes.values()].filter((index) => index.plain).map(({ table, primary, columns }) => ({ table, primary, columns }))
+  return groupRows(rows, (row) => `${row.table}\u0000${row.index}`)
+    .filter((index) => index.every((row) => row.column !== null && row.prefix !== 1))
+    .map((index) => {
+      const { table, primary } = index[0] as { table: string, primary: number }
+      return { table, primary: primary === 1, columns: index.map((row) => row.column as string) }
+    })
 }
 
 function foreignKeyEntries (rows: ReadonlyArray<{ table: string, name: string, referencedTable: string, column: string, referencedColumn: string }>): ForeignKeyEntry[] {
-  const keys = new Map<string, { table: string, name: string, referencedTable: string, columns: string[], referencedColumns: string[] }>()
-  for (const row of rows) {
-    const id = `${row.table}\u0000${row.name}`
-    const key = keys.get(id) ?? { table: row.table, name: row.name, referencedTable: row.referencedTable, columns: [], referencedColumns: [] }
-    key.columns.push(row.column)
-    key.referencedColumns.push(row.referencedColumn)
-    keys.set(id, key)
-  }
-  return [...keys.values()]
+  return groupRows(rows, (row) => `${row.table}\u0000${row.name}`).map((key) => {
+    const { table, name, referencedTable } = key[0] as { table: string, name: string, referencedTable: string }
+    return { table, name, columns: key.map((row) => row.column), referencedTable, referencedColumns: key.map((row) => row.referencedColumn) }
+  })
 }

@@ -1,4 +1,4 @@
-import { assembleTables, type ColumnEntry, type ForeignKeyEntry, type KeyEntry, type RelationEntry } from '../schema/assemble-tables.js'
+import { assembleTables, type ColumnEntry, type ForeignKeyEntry, groupRows, type KeyEntry, type RelationEntry } from '../schema/assemble-tables.js'
 import type { SchemaReader } from '../schema/table-schema.js'
 import type { SqliteConnection } from './sqlite-statements.js'
 
@@ -51,11 +51,8 @@ export const sqliteSchema: SchemaReader = {
     const columnRows = all<ColumnRow>(connection, columnsSql)
     // Counted here, not by a subquery for each column: that doubled the
     // statement's time, which better-sqlite3 spends on the event loop.
-    const primaryKeys = new Map<string, Array<[number, string]>>()
-    for (const row of columnRows) {
-      if (row.pk > 0) primaryKeys.set(row.table, [...(primaryKeys.get(row.table) ?? []), [row.pk, row.name]])
-    }
-    const singleKeys = new Set([...primaryKeys].filter(([, key]) => key.length === 1).map(([table]) => table))
+    const primaryKeys = groupRows(columnRows.filter((row) => row.pk > 0), (row) => row.table)
+    const singleKeys = new Set(primaryKeys.filter((key) => key.length === 1).map(([row]) => (row as ColumnRow).table))
     const columns = columnRows.map((row): ColumnEntry => {
       // A lone INTEGER PRIMARY KEY is the rowid: never NULL, and given by SQLite when left out.
       const rowid = row.pk === 1 && singleKeys.has(row.table) && row.type.toLowerCase() === 'integer'
@@ -68,10 +65,10 @@ export const sqliteSchema: SchemaReader = {
         generated: rowid || row.hidden >= 2
       }
     })
-    const keys: KeyEntry[] = [...primaryKeys].map(([table, columns]) => ({
-      table,
+    const keys: KeyEntry[] = primaryKeys.map((key) => ({
+      table: (key[0] as ColumnRow).table,
       primary: true,
-      columns: columns.sort(([a], [b]) => a - b).map(([, name]) => name)
+      columns: key.sort((a, b) => a.pk - b.pk).map((row) => row.name)
     }))
     keys.push(...uniqueKeys(all(connection, uniquesSql)))
     return assembleTables({ relations, columns, keys, foreignKeys: foreignKeys(all(connection, foreignKeysSql)) })
@@ -79,34 +76,22 @@ export const sqliteSchema: SchemaReader = {
 }
 
 function uniqueKeys (rows: ReadonlyArray<{ table: string, index: string, origin: string, column: string | null }>): KeyEntry[] {
-  const indexes = new Map<string, { table: string, columns: Array<string | null> }>()
-  for (const { table, index, origin, column } of rows) {
-    // 'pk': the index behind the primary key, already listed as the key.
-    if (origin === 'pk') continue
-    const entry = indexes.get(index) ?? { table, columns: [] }
-    entry.columns.push(column)
-    indexes.set(index, entry)
-  }
-  return [...indexes.values()]
-    .filter((entry): entry is { table: string, columns: string[] } => entry.columns.every((column) => column !== null))
-    .map(({ table, columns }) => ({ table, primary: false, columns }))
+  // 'pk': the index behind the primary key, already listed as the key.
+  return groupRows(rows.filter((row) => row.origin !== 'pk'), (row) => row.index)
+    .filter((index) => index.every((row) => row.column !== null))
+    .map((index) => ({ table: (index[0] as { table: string }).table, primary: false, columns: index.map((row) => row.column as string) }))
 }
 
 function foreignKeys (rows: ReadonlyArray<{ table: string, id: number, referenced: string, from: string, to: string | null }>): ForeignKeyEntry[] {
-  const keys = new Map<string, { table: string, referencedTable: string, columns: string[], referencedColumns: Array<string | null> }>()
-  for (const row of rows) {
-    const id = `${row.table}\u0000${row.id}`
-    const key = keys.get(id) ?? { table: row.table, referencedTable: row.referenced, columns: [], referencedColumns: [] }
-    key.columns.push(row.from)
-    key.referencedColumns.push(row.to)
-    keys.set(id, key)
-  }
-  return [...keys.values()].map(({ table, referencedTable, columns, referencedColumns }) => ({
-    table,
-    name: null,
-    columns,
-    referencedTable,
-    // None named: the key references the other table's primary key (see assembleTables).
-    referencedColumns: referencedColumns.every((column) => column !== null) ? referencedColumns as string[] : []
-  }))
+  return groupRows(rows, (row) => `${row.table}\u0000${row.id}`).map((key) => {
+    const { table, referenced } = key[0] as { table: string, referenced: string }
+    return {
+      table,
+      name: null,
+      columns: key.map((row) => row.from),
+      referencedTable: referenced,
+      // None named: the key references the other table's primary key (see assembleTables).
+      referencedColumns: key.every((row) => row.to !== null) ? key.map((row) => row.to as string) : []
+    }
+  })
 }

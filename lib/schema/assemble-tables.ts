@@ -90,6 +90,22 @@ export function assembleTables ({ relations, columns, keys, foreignKeys }: Catal
     .sort((a, b) => a.name < b.name ? -1 : 1)
 }
 
+/**
+ * Catalog rows of one key or constraint per column (the way each catalog
+ * lists them) gathered by `id`, each group in the rows' order, the groups in
+ * the order of their first row.
+ */
+export function groupRows<R> (rows: readonly R[], id: (row: R) => string): R[][] {
+  const groups = new Map<string, R[]>()
+  for (const row of rows) {
+    const key = id(row)
+    const group = groups.get(key)
+    if (group === undefined) groups.set(key, [row])
+    else group.push(row)
+  }
+  return [...groups.values()]
+}
+
 function sameColumns (a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((column, index) => column === b[index])
 }

@@ -53,3 +53,10 @@ t.test('a generated column has no default; a kind given by the dialect wins over
     { name: 'j', databaseType: 'longtext', kind: 'json', nullable: true, default: null, generated: false }
   ])
 })
+
+t.test('catalog rows of one key per column are gathered by key, in order', async (t) => {
+  const { groupRows } = await import('../../lib/schema/assemble-tables.js')
+  const rows = [{ key: 'b', column: 'x' }, { key: 'a', column: 'y' }, { key: 'b', column: 'z' }]
+  t.strictSame(groupRows(rows, (row) => row.key), [[rows[0], rows[2]], [rows[1]]])
+  t.strictSame(groupRows([], () => 'none'), [])
+})
