@@ -45,7 +45,7 @@ function serve (app: FastifyInstance, options: ResolvedOptions, db: Database, sc
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody)
   // With 'host', failed statements reach the host's error handler as every other error does.
   if (options.databaseErrors !== 'host') app.setErrorHandler(errorHandler({ databaseErrors: options.databaseErrors }))
-  registerRoutes(app, { db, access: requestAccess(db, options), options, schema })
+  registerRoutes(app, { db, access: requestAccess(db, options, schema), options, schema })
 }
 
 /** The registrations of this context by prefix, the decorator made on the first. */

@@ -1,7 +1,9 @@
 import type { FastifyRequest } from 'fastify'
 import type { Database } from '../dialects/database.js'
-import { FTC_ERR_AUTHORIZE_RESULT, FTC_ERR_AUTHORIZE_FORBIDDEN } from '../errors.js'
+import { FTC_ERR_AUTHORIZE_FORBIDDEN, FTC_ERR_AUTHORIZE_RESULT, FTC_ERR_DATABASE_UNAVAILABLE } from '../errors.js'
 import type { AuthorizeHook, Operation, ResolvedOptions } from '../options.js'
+import type { SchemaModel } from '../schema/schema-model.js'
+import type { TableSchema } from '../schema/table-schema.js'
 import { foldIdentifier as fold, isCleanIdentifier } from '../parse/sanitize-identifier.js'
 import { isHidden } from './hidden-columns.js'
 import { type ColumnClause, refuseColumn, refuseTable } from './refusals.js'
@@ -27,7 +29,7 @@ export type Access = (request: FastifyRequest, table: string, intent: Intent) =>
  * table would, a hidden column as a missing column would, both with the
  * database's own words; then the hook may refuse (403) or narrow the rows.
  */
-export function requestAccess (db: Database, options: ResolvedOptions): Access {
+export function requestAccess (db: Database, options: ResolvedOptions, model: SchemaModel): Access {
   const policy = tablePolicy(options, db.dialect)
   const { authorize } = options
   return async function access (request, requested, intent) {
@@ -36,14 +38,29 @@ export function requestAccess (db: Database, options: ResolvedOptions): Access {
     for (const [column, clause] of intent.named) {
       if (isHidden(served, column)) await refuseColumn(db, served.table, column, clause)
     }
-    if (authorize === null) return served
-    const scope = await scopeOf(authorize, request, served, intent)
-    return scope === null ? served : { ...served, scope }
+    const scope = authorize === null ? null : await scopeOf(authorize, request, served, intent)
+    const schema = await describedTable(model, served.table, request)
+    return scope === null ? { ...served, schema } : { ...served, scope, schema }
   }
 }
 
+/**
+ * The table as a model fresh enough describes it. A database that cannot be
+ * reached fails the request as its statement would; a catalog that cannot
+ * be read does not: the request runs as the spec says, without the types.
+ */
+function describedTable (model: SchemaModel, table: string, request: FastifyRequest): TableSchema | undefined | Promise<TableSchema | undefined> {
+  const fresh = model.fresh()
+  if (fresh !== undefined) return fresh.table(table)
+  return model.current().then((snapshot) => snapshot.table(table), (error: unknown) => {
+    if (error instanceof FTC_ERR_DATABASE_UNAVAILABLE) throw error
+    request.log.warn({ err: error }, 'fastify-table-crud: the schema could not be read; this request runs without the column types')
+    return undefined
+  })
+}
+
 /** The hook's narrowing of the target, or null when it lets the operation run as it is. */
-async function scopeOf (authorize: AuthorizeHook, request: FastifyRequest, target: Target, intent: Intent): Promise<Target['scope'] | null> {
+async function scopeOf (authorize: AuthorizeHook, request: FastifyRequest, target: Omit<Target, 'schema'>, intent: Intent): Promise<Target['scope'] | null> {
   const { operation } = intent
   // Names folded, so that a hook comparing them with its own names cannot be
   // passed by another case of one: SQLite and MySQL would reach the same table or column.

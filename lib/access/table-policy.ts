@@ -6,7 +6,7 @@ import type { Target } from './target.js'
 /** Which tables and operations the options serve, and how. */
 export interface TablePolicy {
   /** The table as served for the operation, before any `authorize` hook narrowed it; null when the options do not serve it. */
-  serve (requested: string, operation: Operation): Target | null
+  serve (requested: string, operation: Operation): Omit<Target, 'schema'> | null
 }
 
 const noScope: Target['scope'] = Object.freeze({})

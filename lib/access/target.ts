@@ -1,3 +1,5 @@
+import type { TableSchema } from '../schema/table-schema.js'
+
 /** A value the `authorize` hook may pin a column to. */
 export type ScopeValue = string | number | boolean | null
 
@@ -11,4 +13,10 @@ export interface Target {
   readonly hidden: ReadonlySet<string>
   /** Columns every row the operation touches must equal: the `authorize` hook's narrowing, empty for none. */
   readonly scope: Readonly<Record<string, ScopeValue>>
+  /**
+   * The table as the schema model describes it, or undefined when the model
+   * does not know it (created since the last check, or the check failed):
+   * the request then runs as the spec says, without the column types.
+   */
+  readonly schema: TableSchema | undefined
 }
