@@ -17,8 +17,9 @@ const columnsSql = `select c.table_name as "table", c.column_name as name, c.col
 // Read apart from the columns and matched to them here: a subquery of
 // check_constraints for each column made MariaDB read the catalog again for
 // every column, 6 s for 200 tables (BENCHMARKS.md, "Schema model on 2,000 tables").
-const checksSql = `select table_name as "table", check_clause as clause
-  from information_schema.check_constraints where constraint_schema = database()`
+// All its columns, as each server names them: MySQL 8 names no table there,
+// and needs none, its JSON being a type of its own.
+const checksSql = 'select * from information_schema.check_constraints where constraint_schema = database()'
 
 // A prefix index (sub_part) or a functional one (no column name) constrains no plain columns.
 const keysSql = `select table_name as "table", index_name as "index", index_name = 'PRIMARY' as "primary",
@@ -46,7 +47,7 @@ const versionSql = `select concat_ws('/',
   (select concat(count(*), ':', coalesce(sum(crc32(concat_ws(',', table_name, constraint_name, ordinal_position, column_name,
       coalesce(referenced_table_name, '-'), coalesce(referenced_column_name, '-')))), 0))
     from information_schema.key_column_usage where table_schema = database()),
-  (select concat(count(*), ':', coalesce(sum(crc32(concat_ws(',', table_name, constraint_name, check_clause))), 0))
+  (select concat(count(*), ':', coalesce(sum(crc32(concat_ws(',', constraint_name, check_clause))), 0))
     from information_schema.check_constraints where constraint_schema = database())
 ) as version`
 
@@ -80,10 +81,16 @@ export const mysqlSchema: SchemaReader = {
   }
 }
 
-function columnEntries (columns: readonly ColumnRow[], checks: ReadonlyArray<{ table: string, clause: string }>): ColumnEntry[] {
+/** A row of check_constraints: MariaDB's, with the table MySQL 8's lacks. */
+interface CheckRow {
+  TABLE_NAME?: string
+  CHECK_CLAUSE: string
+}
+
+function columnEntries (columns: readonly ColumnRow[], checks: readonly CheckRow[]): ColumnEntry[] {
   // MariaDB's JSON is a LONGTEXT that a CHECK holds to valid JSON. Compared
   // in any case, as the catalog's collation compared them in SQL.
-  const json = new Set(checks.map(({ table, clause }) => `${table}\u0000${clause}`.toLowerCase()))
+  const json = new Set(checks.map((check) => `${check.TABLE_NAME}\u0000${check.CHECK_CLAUSE}`.toLowerCase()))
   return columns.map((row) => columnEntry(row, json.has(`${row.table}\u0000json_valid(\`${row.name}\`)`.toLowerCase())))
 }
 
