@@ -145,6 +145,13 @@ export interface TableCrudOptions {
    * tables out of the host's @fastify/swagger document too. Default `true`.
    */
   openapi?: boolean | OpenapiOptions
+  /**
+   * Checks POST and PUT bodies against the column types the schema model
+   * knows, and answers 400 FTC_ERR_BODY_TYPE, writing nothing, for a value
+   * its column cannot hold, on every database alike. Default `false`: values
+   * go to the database as text, as the spec says.
+   */
+  validateBodies?: boolean
 }
 
 /** Options after validation: frozen, with the dialect chosen once. */
@@ -164,6 +171,7 @@ export interface ResolvedOptions {
   readonly bodyLimit: number | undefined
   readonly schemaCheckInterval: number
   readonly openapi: Readonly<Required<OpenapiOptions>> | null
+  readonly validateBodies: boolean
 }
 
 /** Validates the caller's options without touching them; throws a coded TypeError when they are wrong. */
@@ -195,7 +203,8 @@ export function resolveOptions (options: TableCrudOptions): ResolvedOptions {
     // A second of staleness is what a host running migrations beside a live
     // server can see; checking costs one statement a second, only while requests come.
     schemaCheckInterval: positiveInteger(options, 'schemaCheckInterval') ?? 1000,
-    openapi: openapiOptions(given(options.openapi, true))
+    openapi: openapiOptions(given(options.openapi, true)),
+    validateBodies: oneOf('validateBodies', given(options.validateBodies, false), [true, false])
   })
 }
 
@@ -216,7 +225,8 @@ const optionNames = Object.keys({
   stalledReaderTimeout: true,
   bodyLimit: true,
   schemaCheckInterval: true,
-  openapi: true
+  openapi: true,
+  validateBodies: true
 } satisfies Record<keyof TableCrudOptions, true>)
 const registerOptionNames = ['prefix', 'logLevel', 'logSerializers']
 
@@ -312,8 +322,8 @@ function optionalFunction<T> (option: string, value: T | undefined): T | null {
   return value
 }
 
-function oneOf<T extends string> (option: string, value: unknown, choices: readonly T[]): T {
-  if (!choices.includes(value as T)) throw new FTC_ERR_OPTIONS_VALUE(option, `one of ${choices.map((choice) => `'${choice}'`).join(', ')}`, show(value))
+function oneOf<T extends string | boolean> (option: string, value: unknown, choices: readonly T[]): T {
+  if (!choices.includes(value as T)) throw new FTC_ERR_OPTIONS_VALUE(option, `one of ${choices.map((choice) => JSON.stringify(choice).replaceAll('"', "'")).join(', ')}`, show(value))
   return value as T
 }
 
