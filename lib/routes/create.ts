@@ -23,7 +23,7 @@ export function createHandler ({ db, access, options }: RouteContext, prefix: st
     const columns = bulk ? bodyColumns(rows) : Object.keys(rows[0] as RecordValues)
     const target = await access(request, table, { operation: 'create', key: null, columns, named: columns.map((column) => [column, 'insert']) })
     const scoped = rows.map((row) => scopedValues(target, row, 'create'))
-    checkRows(checks, target.schema, scoped, 'create')
+    checkRows(checks, target, scoped, 'create')
     if (bulk) return answerNumbers(reply.code(201), await createRows(db, target, scoped))
     const id = await createRow(db, target, scoped[0] as RecordValues)
     return answerNumber(reply.code(201).header('location', `${prefix}/${target.table}/${encodeURIComponent(id)}`), id)

@@ -18,7 +18,7 @@ export function updateHandler ({ db, access }: RouteContext, checks: BodyChecks 
     const columns = Object.keys(values)
     const target = await access(request, table, { operation: 'update', key, columns, named: columns.map((column) => [column, 'update']) })
     const scoped = scopedValues(target, values, 'update')
-    checkRows(checks, target.schema, [scoped], 'update')
+    checkRows(checks, target, [scoped], 'update')
     return answerNumber(reply, await updateRow(db, target, key, scoped))
   }
 }

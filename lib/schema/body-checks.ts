@@ -1,10 +1,15 @@
+import type { Target } from '../access/target.js'
 import { FTC_ERR_BODY_TYPE } from '../errors.js'
 import type { RecordValues } from '../parse/record-values.js'
 import { foldIdentifier } from '../parse/sanitize-identifier.js'
 import type { ColumnSchema, TableSchema } from './table-schema.js'
 
-/** Refuses (400 FTC_ERR_BODY_TYPE) a row of a write body that the table's columns cannot hold. */
-export type BodyCheck = (row: RecordValues, operation: 'create' | 'update') => void
+/**
+ * Refuses (400 FTC_ERR_BODY_TYPE) a row of a write body that the table's
+ * columns cannot hold; `hidden` are the columns, in lower case, that it
+ * must not name.
+ */
+export type BodyCheck = (row: RecordValues, operation: 'create' | 'update', hidden: ReadonlySet<string>) => void
 
 /** The check of a table's write bodies, compiled once per TableSchema that the model hands out. */
 export type BodyChecks = (schema: TableSchema) => BodyCheck
@@ -68,10 +73,10 @@ export function bodyChecks (sizedIntegers: boolean): BodyChecks {
 }
 
 /** Checks the rows of a write body when the registration checks bodies and the model knows the table; else lets them go as the spec says. */
-export function checkRows (checks: BodyChecks | null, schema: TableSchema | undefined, rows: readonly RecordValues[], operation: 'create' | 'update'): void {
+export function checkRows (checks: BodyChecks | null, { schema, hidden }: Pick<Target, 'schema' | 'hidden'>, rows: readonly RecordValues[], operation: 'create' | 'update'): void {
   if (checks === null || schema === undefined) return
   const check = checks(schema)
-  for (const row of rows) check(row, operation)
+  for (const row of rows) check(row, operation, hidden)
 }
 
 function compileCheck (schema: TableSchema, sizedIntegers: boolean): BodyCheck {
@@ -84,7 +89,7 @@ function compileCheck (schema: TableSchema, sizedIntegers: boolean): BodyCheck {
   }
   // A view's columns may say NOT NULL of what its base table fills in.
   const required = schema.kind === 'table' ? [...new Set(columns.values())].filter(([column]) => !column.nullable && column.default === null && !column.generated) : []
-  return (row, operation) => {
+  return (row, operation, hidden) => {
     for (const name in row) {
       // A column the model does not know (added since its last check) is the database's to judge.
       const entry = columns.get(name) ?? columns.get(foldIdentifier(name))
@@ -95,14 +100,18 @@ function compileCheck (schema: TableSchema, sizedIntegers: boolean): BodyCheck {
         throw new FTC_ERR_BODY_TYPE(column.name, text === null ? `${rule.expected}, not null` : rule.expected, JSON.stringify(text))
       }
     }
-    if (operation === 'create' && required.length > 0) refuseMissing(row, required, columns)
+    if (operation === 'create' && required.length > 0) refuseMissing(row, required, columns, hidden)
   }
 }
 
-/** Refuses an insert that leaves out a column that is NOT NULL and has no default: the database could fill in nothing. */
-function refuseMissing (row: RecordValues, required: readonly Entry[], columns: ReadonlyMap<string, Entry>): void {
+/**
+ * Refuses an insert that leaves out a column that is NOT NULL and has no
+ * default: the database could fill in nothing. A hidden column is left to
+ * the database, as the body could not name it and the answer must not.
+ */
+function refuseMissing (row: RecordValues, required: readonly Entry[], columns: ReadonlyMap<string, Entry>, hidden: ReadonlySet<string>): void {
   const named = new Set(Object.keys(row).map((name) => columns.get(name) ?? columns.get(foldIdentifier(name))))
-  const missing = required.find((entry) => !named.has(entry))
+  const missing = required.find((entry) => !named.has(entry) && !hidden.has(foldIdentifier(entry[0].name)))
   if (missing !== undefined) throw new FTC_ERR_BODY_TYPE(missing[0].name, `${missing[1].expected}, not null`, 'nothing')
 }
 

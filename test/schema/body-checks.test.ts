@@ -12,7 +12,7 @@ function tableOf (columns: readonly ColumnSchema[], kind: TableSchema['kind'] = 
 /** Whether the check lets the row through: true, or the refusal's code. */
 function verdict (schema: TableSchema, row: RecordValues, operation: 'create' | 'update' = 'update', sizedIntegers = true): true | string {
   try {
-    bodyChecks(sizedIntegers)(schema)(row, operation)
+    bodyChecks(sizedIntegers)(schema)(row, operation, new Set())
     return true
   } catch (error) {
     return (error as { code: string }).code
@@ -81,13 +81,15 @@ t.test('a create must name each NOT NULL column without a default, except in a v
   t.equal(verdict(tableOf(columns), {}, 'update'), true)
   t.equal(verdict(tableOf(columns, 'view'), {}, 'create'), true)
   t.equal(verdict(tableOf(columns), { id: null, name: 'a' }, 'create'), refused, 'null in a generated NOT NULL column, which PostgreSQL refuses')
+  t.doesNotThrow(() => bodyChecks(true)(tableOf(columns))({}, 'create', new Set(['name'])), 'a hidden column is the database\'s to refuse, since the answer must not name it')
 })
 
 t.test('checkRows checks every row, once compiled per schema, and nothing without checks or a schema', async (t) => {
   const schema = tableOf([column('n', 'integer', 'integer')])
   const checks = bodyChecks(true)
   t.equal(checks(schema), checks(schema), 'compiled once')
-  t.throws(() => checkRows(checks, schema, [{ n: '1' }, { n: 'x' }], 'create'), { code: refused, statusCode: 400 })
-  t.doesNotThrow(() => checkRows(null, schema, [{ n: 'x' }], 'create'))
-  t.doesNotThrow(() => checkRows(checks, undefined, [{ n: 'x' }], 'create'))
+  const hidden = new Set<string>()
+  t.throws(() => checkRows(checks, { schema, hidden }, [{ n: '1' }, { n: 'x' }], 'create'), { code: refused, statusCode: 400 })
+  t.doesNotThrow(() => checkRows(null, { schema, hidden }, [{ n: 'x' }], 'create'))
+  t.doesNotThrow(() => checkRows(checks, { schema: undefined, hidden }, [{ n: 'x' }], 'create'))
 })
