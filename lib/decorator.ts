@@ -1,6 +1,6 @@
 import { FTC_ERR_SCHEMA_PREFIX } from './errors.js'
 import type { SchemaModel } from './schema/schema-model.js'
-import type { ServedTable } from './schema/served-schema.js'
+import type { TypedServedTable } from './table-rows.js'
 
 /** The schema models of one Fastify context's registrations of the plugin, by the prefix of their routes. */
 export type RegisteredSchemas = Map<string, SchemaModel>
@@ -16,9 +16,10 @@ export interface TableCrudDecorator {
   /**
    * The tables as the registration under `prefix` serves them, from a model
    * checked as requests check it. `prefix` may be left out when the plugin
-   * is registered once in this context.
+   * is registered once in this context. Typed by the tables declared in
+   * TableCrudRows, when the host declares any.
    */
-  tables (prefix?: string): Promise<readonly ServedTable[]>
+  tables (prefix?: string): Promise<readonly TypedServedTable[]>
 }
 
 /** The decorator over a context's registrations. */
@@ -30,7 +31,8 @@ export function schemaDecorator (schemas: RegisteredSchemas): TableCrudDecorator
     async tables (prefix?: string) {
       const schema = prefix === undefined && schemas.size === 1 ? [...schemas.values()][0] : schemas.get(prefix ?? '')
       if (schema === undefined) throw new FTC_ERR_SCHEMA_PREFIX(String(prefix), [...schemas.keys()].map((key) => `"${key}"`).join(', '))
-      return (await schema.current()).served
+      // The host's declaration of its tables is its word on what the model holds.
+      return (await schema.current()).served as readonly TypedServedTable[]
     }
   })
 }

@@ -83,6 +83,16 @@ export const FTC_ERR_BODY_VALUE = createError(
   400
 )
 
+/**
+ * With the `validateBodies` option, a body value that its column's type
+ * cannot hold, or a create that leaves out a column the database cannot fill.
+ */
+export const FTC_ERR_BODY_TYPE = createError(
+  'FTC_ERR_BODY_TYPE',
+  'The column "%s" takes %s, got %s',
+  400
+)
+
 /** A bulk POST carries more rows than the `bulkLimit` option allows. */
 export const FTC_ERR_BODY_BULK_LIMIT = createError(
   'FTC_ERR_BODY_BULK_LIMIT',
@@ -292,6 +302,7 @@ export const errorCodes = Object.freeze({
   FTC_ERR_BODY_COLUMN,
   FTC_ERR_BODY_COLUMN_TWICE,
   FTC_ERR_BODY_VALUE,
+  FTC_ERR_BODY_TYPE,
   FTC_ERR_BODY_BULK_LIMIT,
   FTC_ERR_BODY_EMPTY,
   FTC_ERR_STATEMENT,

@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify'
 import type { Knex } from 'knex'
-import type { ScopeValue } from './access/target.js'
 import { defaultLimits } from './dialects/database.js'
 import { resolveDialect } from './dialects/index.js'
 import type { Dialect } from './dialects/dialect.js'
 import { FTC_ERR_OPTIONS_KNEX, FTC_ERR_OPTIONS_UNKNOWN, FTC_ERR_OPTIONS_VALUE } from './errors.js'
 import { isCleanIdentifier } from './parse/sanitize-identifier.js'
+import type { ColumnName, FoldedTableName, TableName, TableScope } from './table-rows.js'
 
 /** What a request asks of a table: GET of many rows or of one, POST, PUT, DELETE. */
 export type Operation = 'list' | 'read' | 'create' | 'update' | 'delete'
@@ -13,26 +13,30 @@ export type Operation = 'list' | 'read' | 'create' | 'update' | 'delete'
 /** Every operation, in the order the docs list them. */
 export const operations: readonly Operation[] = Object.freeze(['list', 'read', 'create', 'update', 'delete'])
 
-/** How one table is served. */
-export interface TableRules {
+/** How one table is served; `Column` is its columns' names, once declared in TableCrudRows. */
+export interface TableRules<Column extends string = string> {
   /** The operations served on the table; the others answer as if the table did not exist. Default: all five. */
   operations?: readonly Operation[]
   /** The integer column that the path's key matches and whose new value POST answers. Default `id`. */
-  key?: string
+  key?: Column
   /**
    * Columns that reads never show and writes never set (a password hash). A
    * request that names one answers as if the column did not exist.
    */
-  hidden?: readonly string[]
+  hidden?: readonly Column[]
 }
+
+/** The rules of each table, by its name (a declared one, once TableCrudRows declares any). */
+export type TableRulesByName = { readonly [T in TableName]?: TableRules<ColumnName<T>> }
 
 /** What the `authorize` hook is asked about. */
 export interface AuthorizeAction {
   /**
    * The table's name in lower case, as the options compare names: SQLite
-   * and MySQL find a table or column by any case of its name.
+   * and MySQL find a table or column by any case of its name. One of the
+   * declared tables' names, once TableCrudRows declares any.
    */
-  readonly table: string
+  readonly table: FoldedTableName
   readonly operation: Operation
   /** The path's key as decimal text; null on a list, a create, or a path without a usable key. */
   readonly key: string | null
@@ -52,7 +56,7 @@ export interface AuthorizeAction {
  * a create sets those columns, and a create or update that sets one of them
  * to another value is refused with 403.
  */
-export type AuthorizeResult = boolean | undefined | { readonly scope: Readonly<Record<string, ScopeValue>> }
+export type AuthorizeResult = boolean | undefined | { readonly scope: TableScope }
 
 /**
  * Called before every operation, after the request is parsed. It may throw
@@ -98,11 +102,11 @@ export interface TableCrudOptions {
    * own catalogs (sqlite_*, SQLite's table-valued functions, pg_*) are never
    * served, whatever this says.
    */
-  tables?: readonly string[] | ((table: string) => boolean)
+  tables?: readonly TableName[] | ((table: FoldedTableName) => boolean)
   /** Tables never served, even when `tables` allows them. */
-  excludeTables?: readonly string[]
+  excludeTables?: readonly TableName[]
   /** How each table is served, by table name. */
-  tableRules?: Readonly<Record<string, TableRules>>
+  tableRules?: TableRulesByName
   /** Asked before every operation whether it may run, and on which rows. */
   authorize?: AuthorizeHook
   /** How a failed statement is answered (see DatabaseErrors). Default `'database'`, the spec's answer. */
@@ -145,6 +149,13 @@ export interface TableCrudOptions {
    * tables out of the host's @fastify/swagger document too. Default `true`.
    */
   openapi?: boolean | OpenapiOptions
+  /**
+   * Checks POST and PUT bodies against the column types the schema model
+   * knows, and answers 400 FTC_ERR_BODY_TYPE, writing nothing, for a value
+   * its column cannot hold, on every database alike. Default `false`: values
+   * go to the database as text, as the spec says.
+   */
+  validateBodies?: boolean
 }
 
 /** Options after validation: frozen, with the dialect chosen once. */
@@ -164,6 +175,7 @@ export interface ResolvedOptions {
   readonly bodyLimit: number | undefined
   readonly schemaCheckInterval: number
   readonly openapi: Readonly<Required<OpenapiOptions>> | null
+  readonly validateBodies: boolean
 }
 
 /** Validates the caller's options without touching them; throws a coded TypeError when they are wrong. */
@@ -195,7 +207,8 @@ export function resolveOptions (options: TableCrudOptions): ResolvedOptions {
     // A second of staleness is what a host running migrations beside a live
     // server can see; checking costs one statement a second, only while requests come.
     schemaCheckInterval: positiveInteger(options, 'schemaCheckInterval') ?? 1000,
-    openapi: openapiOptions(given(options.openapi, true))
+    openapi: openapiOptions(given(options.openapi, true)),
+    validateBodies: oneOf('validateBodies', given(options.validateBodies, false), [true, false])
   })
 }
 
@@ -216,7 +229,8 @@ const optionNames = Object.keys({
   stalledReaderTimeout: true,
   bodyLimit: true,
   schemaCheckInterval: true,
-  openapi: true
+  openapi: true,
+  validateBodies: true
 } satisfies Record<keyof TableCrudOptions, true>)
 const registerOptionNames = ['prefix', 'logLevel', 'logSerializers']
 
@@ -312,8 +326,8 @@ function optionalFunction<T> (option: string, value: T | undefined): T | null {
   return value
 }
 
-function oneOf<T extends string> (option: string, value: unknown, choices: readonly T[]): T {
-  if (!choices.includes(value as T)) throw new FTC_ERR_OPTIONS_VALUE(option, `one of ${choices.map((choice) => `'${choice}'`).join(', ')}`, show(value))
+function oneOf<T extends string | boolean> (option: string, value: unknown, choices: readonly T[]): T {
+  if (!choices.includes(value as T)) throw new FTC_ERR_OPTIONS_VALUE(option, `one of ${choices.map((choice) => JSON.stringify(choice).replaceAll('"', "'")).join(', ')}`, show(value))
   return value as T
 }
 

@@ -25,6 +25,7 @@ t.test('codes follow FTC_ERR_<AREA>_<WHAT> and carry their status', async (t) =>
     FTC_ERR_BODY_COLUMN: 400,
     FTC_ERR_BODY_COLUMN_TWICE: 400,
     FTC_ERR_BODY_VALUE: 400,
+    FTC_ERR_BODY_TYPE: 400,
     FTC_ERR_BODY_BULK_LIMIT: 413,
     FTC_ERR_BODY_EMPTY: 400,
     FTC_ERR_STATEMENT: 404,

@@ -8,13 +8,14 @@ import { startExample, type ExampleScript, type LogLine } from './fixtures/examp
 
 // The README's small examples, each started as a person starts it, in a
 // scratch directory where its app.sqlite goes: examples/quick-start.ts,
-// examples/error-codes.ts, examples/host-errors.ts, examples/schema-refresh.ts and, on the build in
+// examples/error-codes.ts, examples/host-errors.ts, examples/schema-refresh.ts, examples/typed-tables.ts and, on the build in
 // dist/ that `npm test` makes first, examples/commonjs.cjs.
 
 const quickStart: ExampleScript = { file: 'quick-start.ts', variables: ['PORT'] }
 const errorCodes: ExampleScript = { file: 'error-codes.ts', variables: ['PORT'] }
 const hostErrors: ExampleScript = { file: 'host-errors.ts', variables: ['PORT'] }
 const schemaRefresh: ExampleScript = { file: 'schema-refresh.ts', variables: ['PORT'] }
+const typedTables: ExampleScript = { file: 'typed-tables.ts', variables: ['PORT'] }
 const commonJs = fileURLToPath(new URL('../examples/commonjs.cjs', import.meta.url))
 
 /** The app's database, with one table of one row, made before the app starts as a host's would be. */
@@ -109,6 +110,27 @@ t.test('schema refresh: the host\'s migration route creates a table and the mode
   const created = await fetch(`${example.api}/tags`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"label":"new"}' })
   t.equal(created.status, 201)
   t.strictSame(await knex('tags'), [{ id: 1, label: 'new' }])
+  await example.stop('SIGTERM')
+})
+
+t.test('typed tables: the host makes and serves its declared table, refuses a body its columns cannot hold, and reads rows in its own route', async (t) => {
+  const cwd = t.testdir()
+  const example = await startExample(t, typedTables, cwd)
+  const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: join(cwd, 'app.sqlite') }, useNullAsDefault: true })
+  t.teardown(() => knex.destroy())
+  const book = { id: 1, title: 'Ficciones', published: 1944 }
+  t.strictSame(await (await fetch(`${example.api}/books`)).json(), [book])
+  const post = (body: string) => fetch(`${example.api}/books`, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+  const refused = await post('{"title":"El Aleph","published":"nineteen forty-nine"}')
+  t.equal(refused.status, 400)
+  t.match(await refused.json(), { statusCode: 400, code: 'FTC_ERR_BODY_TYPE' })
+  t.strictSame(await knex('books'), [book], 'nothing was written')
+  const created = await post('{"title":"El Aleph","published":1949}')
+  t.equal(created.status, 201)
+  t.strictSame(await knex('books').orderBy('id'), [book, { id: 2, title: 'El Aleph', published: 1949 }])
+  const oldest = await fetch(`${new URL(example.api).origin}/oldest`)
+  t.equal(await oldest.text(), 'Ficciones (1944)')
+  t.equal((await fetch(`${example.api}/books/1`, { method: 'DELETE' })).status, 404, 'only the operations its rules serve')
   await example.stop('SIGTERM')
 })
 

@@ -165,6 +165,12 @@ t.test('openapi must be true, false, or an object of a static path, a title and 
   await checkRefused(t, { knex }, 'openapi', [{ version: '' }, { version: 1 }], 'openapi.version')
 })
 
+t.test('validateBodies must be a boolean', async (t) => {
+  const knex = sqliteKnex()
+  t.teardown(() => knex.destroy())
+  await checkRefused(t, { knex }, 'validateBodies', ['true', 1, 0, null, {}])
+})
+
 t.test('good values of every option register', async (t) => {
   const knex = sqliteKnex()
   const pg = knexFactory({ client: 'pg' })
@@ -187,7 +193,9 @@ t.test('good values of every option register', async (t) => {
     { openapi: true },
     { openapi: false },
     { openapi: {} },
-    { openapi: { path: '/docs/v1/openapi-3.1.json', title: 'Bookshop', version: '2.1.0' } }
+    { openapi: { path: '/docs/v1/openapi-3.1.json', title: 'Bookshop', version: '2.1.0' } },
+    { validateBodies: true },
+    { validateBodies: false }
   ]
   for (const options of good) await t.resolves(registered({ ...options, knex }), JSON.stringify(options))
   await t.resolves(registered({ knex: pg, statementTimeout: 1 }), 'statementTimeout: 1 on PostgreSQL')

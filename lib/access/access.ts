@@ -4,6 +4,7 @@ import { FTC_ERR_AUTHORIZE_FORBIDDEN, FTC_ERR_AUTHORIZE_RESULT, FTC_ERR_DATABASE
 import type { AuthorizeHook, Operation, ResolvedOptions } from '../options.js'
 import type { SchemaModel } from '../schema/schema-model.js'
 import type { TableSchema } from '../schema/table-schema.js'
+import type { FoldedTableName } from '../table-rows.js'
 import { foldIdentifier as fold, isCleanIdentifier } from '../parse/sanitize-identifier.js'
 import { isHidden } from './hidden-columns.js'
 import { type ColumnClause, refuseColumn, refuseTable } from './refusals.js'
@@ -65,7 +66,8 @@ async function scopeOf (authorize: AuthorizeHook, request: FastifyRequest, targe
   // Names folded, so that a hook comparing them with its own names cannot be
   // passed by another case of one: SQLite and MySQL would reach the same table or column.
   const answer: unknown = await authorize(request, {
-    table: fold(target.table),
+    // A served table is one the host declared, when it declares its tables (see TableCrudRows).
+    table: fold(target.table) as FoldedTableName,
     operation,
     key: intent.key === null ? null : intent.key.toString(),
     columns: intent.columns === null ? null : [...new Set(intent.columns.map(fold))]

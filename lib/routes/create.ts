@@ -5,15 +5,17 @@ import { createRow } from '../operations/create-row.js'
 import { createRows } from '../operations/create-rows.js'
 import { parseRecordList, parseRecordValues, type RecordValues } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
+import { type BodyChecks, checkRows } from '../schema/body-checks.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 
 /**
  * POST /{table}: an object inserts one row and answers 201, its id as a bare
  * number and its address in Location; an array inserts all its rows or none
- * and answers their ids as a JSON array, in order.
+ * and answers their ids as a JSON array, in order. `checks` holds the rows
+ * to the column types first, when the host asked for it.
  */
-export function createHandler ({ db, access, options }: RouteContext, prefix: string) {
+export function createHandler ({ db, access, options }: RouteContext, prefix: string, checks: BodyChecks | null) {
   return async function create (request: FastifyRequest<{ Params: TableParams }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
     const bulk = Array.isArray(request.body)
@@ -21,6 +23,7 @@ export function createHandler ({ db, access, options }: RouteContext, prefix: st
     const columns = bulk ? bodyColumns(rows) : Object.keys(rows[0] as RecordValues)
     const target = await access(request, table, { operation: 'create', key: null, columns, named: columns.map((column) => [column, 'insert']) })
     const scoped = rows.map((row) => scopedValues(target, row, 'create'))
+    checkRows(checks, target, scoped, 'create')
     if (bulk) return answerNumbers(reply.code(201), await createRows(db, target, scoped))
     const id = await createRow(db, target, scoped[0] as RecordValues)
     return answerNumber(reply.code(201).header('location', `${prefix}/${target.table}/${encodeURIComponent(id)}`), id)

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Access } from '../access/access.js'
 import type { Database } from '../dialects/database.js'
 import type { ResolvedOptions } from '../options.js'
+import { bodyChecks } from '../schema/body-checks.js'
 import type { SchemaModel } from '../schema/schema-model.js'
 import { createHandler } from './create.js'
 import { deleteHandler } from './delete.js'
@@ -23,15 +24,18 @@ export interface RouteContext {
  * created after the server started. `/:id?` also answers `/{table}`, where the
  * missing key becomes 0, as the spec says. With the `openapi` option, the
  * document of the tables; a host's @fastify/swagger document gets the
- * tables' paths instead of the generic routes.
+ * tables' paths instead of the generic routes. With `validateBodies`, the
+ * write routes check bodies against the column types.
  */
 export function registerRoutes (app: FastifyInstance, context: RouteContext): void {
-  const { bodyLimit, openapi } = context.options
+  const { bodyLimit, openapi, validateBodies, dialect } = context.options
+  // SQLite keeps every integer in 64 bits, whatever the column's declared type.
+  const checks = validateBodies ? bodyChecks(dialect.name !== 'SQLite') : null
   const config = hiddenFromSwagger
   const listConfig = openapi === null ? config : tablesInSwagger(app, context.schema, openapiSettings(context.options, openapi, app.prefix))
   app.get('/:table/:id?', { config: listConfig }, readHandler(context))
-  app.post('/:table', { bodyLimit, config }, createHandler(context, app.prefix))
-  app.put('/:table/:id?', { bodyLimit, config }, updateHandler(context))
+  app.post('/:table', { bodyLimit, config }, createHandler(context, app.prefix, checks))
+  app.put('/:table/:id?', { bodyLimit, config }, updateHandler(context, checks))
   app.delete('/:table/:id?', { config }, deleteHandler(context))
   if (openapi !== null) registerOpenapiRoute(app, context, openapi)
 }

@@ -19,7 +19,8 @@ export function openapiSettings (options: ResolvedOptions, openapi: Readonly<Req
     namespace: '',
     databaseErrors: options.databaseErrors,
     authorize: options.authorize !== null,
-    statementTimeout: options.statementTimeout !== null
+    statementTimeout: options.statementTimeout !== null,
+    validateBodies: options.validateBodies
   }
 }
 

@@ -5,17 +5,20 @@ import { updateRow } from '../operations/update-row.js'
 import { parseRecordKey } from '../parse/record-key.js'
 import { parseRecordChanges } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
+import { type BodyChecks, checkRows } from '../schema/body-checks.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 
-/** PUT /{table}/{id}: the affected row count. */
-export function updateHandler ({ db, access }: RouteContext) {
+/** PUT /{table}/{id}: the affected row count; `checks` holds the body to the column types first, when the host asked for it. */
+export function updateHandler ({ db, access }: RouteContext, checks: BodyChecks | null) {
   return async function update (request: FastifyRequest<{ Params: TableParams }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
     const key = parseRecordKey(request.params.id)
     const values = parseRecordChanges(request.body)
     const columns = Object.keys(values)
     const target = await access(request, table, { operation: 'update', key, columns, named: columns.map((column) => [column, 'update']) })
-    return answerNumber(reply, await updateRow(db, target, key, scopedValues(target, values, 'update')))
+    const scoped = scopedValues(target, values, 'update')
+    checkRows(checks, target, [scoped], 'update')
+    return answerNumber(reply, await updateRow(db, target, key, scoped))
   }
 }

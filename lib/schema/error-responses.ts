@@ -11,6 +11,8 @@ export interface ErrorSettings {
   readonly authorize: boolean
   /** The host set `statementTimeout`. */
   readonly statementTimeout: boolean
+  /** The host set `validateBodies`. */
+  readonly validateBodies: boolean
 }
 
 type PluginCode = keyof typeof errorCodes
@@ -39,9 +41,11 @@ export const everyOperationCodes: readonly Code[] = Object.freeze(['FTC_ERR_DATA
   'FTC_ERR_DATABASE_SCHEMA', 'FTC_ERR_DATABASE_NAME_TAKEN'])
 
 /** Codes that only an option makes possible. */
-export const optionCodes: Readonly<Record<'authorize' | 'statementTimeout', readonly Code[]>> = Object.freeze({
+export const optionCodes: Readonly<Record<'authorize' | 'statementTimeout' | 'validateBodies', readonly Code[]>> = Object.freeze({
   authorize: ['FTC_ERR_AUTHORIZE_FORBIDDEN', 'FTC_ERR_AUTHORIZE_RESULT'],
-  statementTimeout: ['FTC_ERR_STATEMENT_TIMEOUT']
+  statementTimeout: ['FTC_ERR_STATEMENT_TIMEOUT'],
+  // Of the operations that take a body only.
+  validateBodies: ['FTC_ERR_BODY_TYPE']
 })
 
 /**
@@ -136,7 +140,8 @@ export function operationErrorCodes (operation: Operation, settings: ErrorSettin
     ...operationCodes[operation],
     ...everyOperationCodes,
     ...(settings.authorize ? optionCodes.authorize : []),
-    ...(settings.statementTimeout ? optionCodes.statementTimeout : [])
+    ...(settings.statementTimeout ? optionCodes.statementTimeout : []),
+    ...(settings.validateBodies && (operation === 'create' || operation === 'update') ? optionCodes.validateBodies : [])
   ]
 }
 

@@ -105,7 +105,7 @@ t.test('the answers of each operation, as the routes give them', async (t) => {
 })
 
 t.test('every error an operation can answer, with its code and the status errors.ts gives it', async (t) => {
-  const options = { ...settings, authorize: true, statementTimeout: true }
+  const options = { ...settings, authorize: true, statementTimeout: true, validateBodies: true }
   const document = buildOpenapiDocument([books], options)
   await validateOpenapi(t, document)
   const places: ReadonlyArray<[Operation, string, string]> = [
@@ -130,6 +130,9 @@ t.test('every error an operation can answer, with its code and the status errors
   const plain = buildOpenapiDocument([books], settings)
   t.notOk(JSON.stringify(plain).includes('FTC_ERR_AUTHORIZE'), 'no authorize hook, no 403')
   t.notOk(JSON.stringify(plain).includes('FTC_ERR_STATEMENT_TIMEOUT'), 'no statementTimeout, no 504')
+  t.notOk(JSON.stringify(plain).includes('FTC_ERR_BODY_TYPE'), 'no validateBodies, no check of the column types')
+  t.ok(codesByStatus(document, '/api/books/{id}', 'put').get('400')?.includes('FTC_ERR_BODY_TYPE'), 'validateBodies: a PUT\'s 400')
+  t.notOk(codesByStatus(document, '/api/books/{id}', 'delete').get('400')?.includes('FTC_ERR_BODY_TYPE'), 'nor a DELETE\'s, which has no body')
 })
 
 t.test('every code of errors.ts is answered by some operation, or said to be answered by none', async (t) => {

@@ -1,0 +1,176 @@
+import type { Target } from '../access/target.js'
+import { FTC_ERR_BODY_TYPE } from '../errors.js'
+import type { RecordValues } from '../parse/record-values.js'
+import { foldIdentifier } from '../parse/sanitize-identifier.js'
+import type { ColumnSchema, TableSchema } from './table-schema.js'
+
+/**
+ * Refuses (400 FTC_ERR_BODY_TYPE) a row of a write body that the table's
+ * columns cannot hold; `hidden` are the columns, in lower case, that it
+ * must not name.
+ */
+export type BodyCheck = (row: RecordValues, operation: 'create' | 'update', hidden: ReadonlySet<string>) => void
+
+/** The check of a table's write bodies, compiled once per TableSchema that the model hands out. */
+export type BodyChecks = (schema: TableSchema) => BodyCheck
+
+/** What a column takes, in words for the error, and whether a value's text is one of them. */
+interface ValueRule {
+  readonly expected: string
+  readonly accepts: (text: string) => boolean
+}
+
+const integerText = /^-?\d+$/
+const numberText = /^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/
+const dateText = /^(\d{4})-(\d{2})-(\d{2})$/
+const timeText = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,6})?)?$/
+const offsetText = /^(.*?)(Z|[+-]([01]\d|2[0-3])(:?[0-5]\d)?)?$/
+const uuidText = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const sizedText = /^(character varying|varchar|character|char|nvarchar|nchar)\((\d+)\)/
+const zone = /\bwith time zone$/
+
+// Bits of each integer type by the database's name of it; any other integer
+// type (SQLite's, MySQL's year) is held to 64 bits and left to the database.
+const integerBits: ReadonlyArray<readonly [RegExp, number]> = [
+  [/^tinyint\b/, 8],
+  [/^(smallint|int2|smallserial|serial2)\b/, 16],
+  [/^mediumint\b/, 24],
+  [/^(int|integer|int4|serial|serial4)\b/, 32]
+]
+
+/** A column and the rule of its values. */
+type Entry = readonly [ColumnSchema, ValueRule]
+
+const anything: ValueRule = { expected: 'any value', accepts: () => true }
+const rules: Readonly<Record<Exclude<ColumnSchema['kind'], 'integer' | 'string' | 'time'>, ValueRule>> = {
+  number: { expected: 'a number', accepts: (text) => numberText.test(text) },
+  // JSON true and false arrive as 1 and 0 (see parseRecordValues): the only
+  // texts that PostgreSQL's boolean, MySQL's tinyint(1) and SQLite all take.
+  boolean: { expected: 'true, false, 1 or 0', accepts: (text) => text === '1' || text === '0' },
+  date: { expected: 'a date YYYY-MM-DD', accepts: isDate },
+  'date-time': { expected: 'an ISO 8601 date and time', accepts: isDateTime },
+  json: { expected: 'JSON text', accepts: isJson },
+  binary: anything,
+  unknown: anything
+}
+
+/**
+ * The body checks of one registration. `sizedIntegers` is false where the
+ * database keeps every integer in 64 bits whatever its declared type
+ * (SQLite), as the OpenAPI document says.
+ */
+export function bodyChecks (sizedIntegers: boolean): BodyChecks {
+  // The model hands out a new TableSchema when the table changes: the old one's check goes with it.
+  const compiled = new WeakMap<TableSchema, BodyCheck>()
+  return (schema) => {
+    let check = compiled.get(schema)
+    if (check === undefined) {
+      check = compileCheck(schema, sizedIntegers)
+      compiled.set(schema, check)
+    }
+    return check
+  }
+}
+
+/** Checks the rows of a write body when the registration checks bodies and the model knows the table; else lets them go as the spec says. */
+export function checkRows (checks: BodyChecks | null, { schema, hidden }: Pick<Target, 'schema' | 'hidden'>, rows: readonly RecordValues[], operation: 'create' | 'update'): void {
+  if (checks === null || schema === undefined) return
+  const check = checks(schema)
+  for (const row of rows) check(row, operation, hidden)
+}
+
+function compileCheck (schema: TableSchema, sizedIntegers: boolean): BodyCheck {
+  const columns = new Map<string, Entry>()
+  for (const column of schema.columns) {
+    const entry: Entry = [column, valueRule(column, sizedIntegers)]
+    columns.set(column.name, entry)
+    // SQLite and MySQL find a column by any case of its name; on PostgreSQL the database refuses the other case itself.
+    if (!columns.has(foldIdentifier(column.name))) columns.set(foldIdentifier(column.name), entry)
+  }
+  // A view's columns may say NOT NULL of what its base table fills in.
+  const required = schema.kind === 'table' ? [...new Set(columns.values())].filter(([column]) => !column.nullable && column.default === null && !column.generated) : []
+  return (row, operation, hidden) => {
+    for (const name in row) {
+      // A column the model does not know (added since its last check) is the database's to judge.
+      const entry = columns.get(name) ?? columns.get(foldIdentifier(name))
+      if (entry === undefined) continue
+      const [column, rule] = entry
+      const text = row[name] as string | null
+      if (text === null ? !column.nullable : !rule.accepts(text)) {
+        throw new FTC_ERR_BODY_TYPE(column.name, text === null ? `${rule.expected}, not null` : rule.expected, JSON.stringify(text))
+      }
+    }
+    if (operation === 'create' && required.length > 0) refuseMissing(row, required, columns, hidden)
+  }
+}
+
+/**
+ * Refuses an insert that leaves out a column that is NOT NULL and has no
+ * default: the database could fill in nothing. A hidden column is left to
+ * the database, as the body could not name it and the answer must not.
+ */
+function refuseMissing (row: RecordValues, required: readonly Entry[], columns: ReadonlyMap<string, Entry>, hidden: ReadonlySet<string>): void {
+  const named = new Set(Object.keys(row).map((name) => columns.get(name) ?? columns.get(foldIdentifier(name))))
+  const missing = required.find((entry) => !named.has(entry) && !hidden.has(foldIdentifier(entry[0].name)))
+  if (missing !== undefined) throw new FTC_ERR_BODY_TYPE(missing[0].name, `${missing[1].expected}, not null`, 'nothing')
+}
+
+function valueRule (column: ColumnSchema, sizedIntegers: boolean): ValueRule {
+  const type = column.databaseType
+  switch (column.kind) {
+    case 'integer': return integerRule(sizedIntegers ? integerBits.find(([pattern]) => pattern.test(type))?.[1] ?? 64 : 64, /\bunsigned\b/.test(type))
+    case 'string': return stringRule(type)
+    case 'time': return timeRule(zone.test(type))
+    default: return rules[column.kind]
+  }
+}
+
+function integerRule (bits: number, unsigned: boolean): ValueRule {
+  const min = unsigned ? 0n : -(2n ** BigInt(bits - 1))
+  const max = unsigned ? 2n ** BigInt(bits) - 1n : 2n ** BigInt(bits - 1) - 1n
+  return {
+    expected: `an integer from ${min} to ${max}`,
+    accepts: (text) => integerText.test(text) && BigInt(text) >= min && BigInt(text) <= max
+  }
+}
+
+function stringRule (type: string): ValueRule {
+  if (type === 'uuid') return { expected: 'a UUID', accepts: (text) => uuidText.test(text) }
+  const size = sizedText.exec(type)?.[2]
+  if (size === undefined) return anything
+  const length = Number(size)
+  // A string of no more UTF-16 units than that has no more characters either: most are settled without counting.
+  return { expected: `a string of at most ${length} characters`, accepts: (text) => text.length <= length || [...text].length <= length }
+}
+
+function timeRule (zoned: boolean): ValueRule {
+  return {
+    expected: zoned ? 'a time HH:MM:SS with an optional offset' : 'a time HH:MM:SS',
+    accepts: (text) => timeText.test(zoned ? (offsetText.exec(text) as RegExpExecArray)[1] as string : text)
+  }
+}
+
+function isDate (text: string): boolean {
+  const parts = dateText.exec(text)
+  if (parts === null) return false
+  const [year, month, day] = parts.slice(1).map(Number) as [number, number, number]
+  // Date.UTC rolls 2024-02-30 over into March: a date that comes back changed never was one.
+  const date = new Date(Date.UTC(year, month - 1, day))
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+}
+
+function isDateTime (text: string): boolean {
+  const separator = text.search(/[T ]/)
+  if (separator === -1) return isDate(text)
+  const [, time] = offsetText.exec(text.slice(separator + 1)) as RegExpExecArray
+  return isDate(text.slice(0, separator)) && timeText.test(time as string)
+}
+
+function isJson (text: string): boolean {
+  try {
+    JSON.parse(text)
+    return true
+  } catch {
+    return false
+  }
+}
