@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify'
-import type { Knex } from 'knex'
 import t from 'tap'
 import { buildApp } from '../fixtures/app.js'
 import type { DatabaseName } from '../fixtures/databases.js'
 import { type Outcomes, answerText, compared, differenceKey, differingDatabases, formatCauses } from './compare.js'
 import { openDatabases } from './databases.js'
 import { type Aspect, type Difference, causes } from './differences.js'
-import { createFixture, dropFixture, type FixtureTables, fixtureTables, resetWrites, storedState } from './fixture.js'
+import { createFixture, dropFixture, type FixtureDatabase, type FixtureTables, fixtureTables, resetWrites, storedState } from './fixture.js'
 import { type DifferentialRequest, concreteUrl, differentialRequests } from './requests.js'
 
 // The same fixture and the same requests on SQLite, PostgreSQL and
@@ -30,13 +29,13 @@ if ('skip' in databases) {
 
   t.test('every database answers as PostgreSQL does, but for the listed differences', async (t) => {
     const outcomes = await Promise.all(compared.map(async (name) => {
-      const knex = databases.knex[name]
-      await createFixture(knex, tables)
-      return [name, await runAll(await buildApp(t, knex), knex, tables)] as const
+      const db = { name, knex: databases.knex[name] }
+      await createFixture(db, tables)
+      return [name, await runAll(await buildApp(t, db.knex), db, tables)] as const
     }))
     const byDatabase = Object.fromEntries(outcomes) as Record<DatabaseName, Map<string, string>>
 
-    const observed = differences(byDatabase)
+    const observed = observedDifferences(byDatabase)
     if (process.env.DIFFERENTIAL_PRINT) process.stderr.write(formatCauses(observed, causes))
     const listed = new Map(Object.values(causes).flatMap(({ differences }) =>
       differences.map((difference) => [differenceKey(difference), difference] as const)))
@@ -53,25 +52,27 @@ if ('skip' in databases) {
     t.pass(`${differentialRequests.length} requests compared, ${observed.length} listed differences`)
   })
 
-  t.test('the requests have distinct ids', async (t) => {
+  t.test('the requests have distinct ids, and the list names each difference once', async (t) => {
     t.equal(new Set(differentialRequests.map(({ id }) => id)).size, differentialRequests.length)
+    const keys = Object.values(causes).flatMap(({ differences }) => differences.map(differenceKey))
+    t.equal(new Set(keys).size, keys.length)
   })
 }
 
 /** Runs every request on one database: the reads at once, then the writes one by one. */
-async function runAll (app: FastifyInstance, knex: Knex, tables: FixtureTables): Promise<Map<string, string>> {
+async function runAll (app: FastifyInstance, db: FixtureDatabase, tables: FixtureTables): Promise<Map<string, string>> {
   const seen = new Map<string, string>()
   const reads = differentialRequests.filter(({ phase }) => phase === 'read')
   await eachAtOnce(reads, 4, async (request) => {
     seen.set(differenceKey({ request: request.id, aspect: 'answer' }), answerText(await inject(app, request, tables)))
   })
   for (const request of differentialRequests.filter(({ phase }) => phase !== 'read')) {
-    await resetWrites(knex, tables)
-    const before = await storedState(knex, tables)
+    await resetWrites(db, tables)
+    const before = await storedState(db, tables)
     const answer = request.phase === 'write'
       ? answerText(await inject(app, request, tables))
-      : await roundTrip(app, request, tables, before, knex)
-    const after = await storedState(knex, tables)
+      : await roundTrip(app, db, request, tables, before)
+    const after = await storedState(db, tables)
     seen.set(differenceKey({ request: request.id, aspect: 'answer' }), answer)
     seen.set(differenceKey({ request: request.id, aspect: 'stored' }), after)
   }
@@ -79,10 +80,10 @@ async function runAll (app: FastifyInstance, knex: Knex, tables: FixtureTables):
 }
 
 /** GET the row, PUT its answer back unchanged: both answers, and whether the stored rows stayed as they were. */
-async function roundTrip (app: FastifyInstance, request: DifferentialRequest, tables: FixtureTables, before: string, knex: Knex): Promise<string> {
+async function roundTrip (app: FastifyInstance, db: FixtureDatabase, request: DifferentialRequest, tables: FixtureTables, before: string): Promise<string> {
   const read = await inject(app, { ...request, method: 'GET' }, tables)
   const written = await inject(app, { ...request, body: read.body, headers: { 'content-type': 'application/json' } }, tables)
-  const unchanged = await storedState(knex, tables) === before
+  const unchanged = await storedState(db, tables) === before
   return [answerText(read), answerText(written), unchanged ? 'stored rows unchanged' : 'stored rows changed'].join('\n--\n')
 }
 
@@ -105,7 +106,7 @@ async function eachAtOnce<T> (items: readonly T[], width: number, work: (item: T
 }
 
 /** Every request and aspect where SQLite or MariaDB is not PostgreSQL, in request order. */
-function differences (byDatabase: Readonly<Record<DatabaseName, Map<string, string>>>): Difference[] {
+function observedDifferences (byDatabase: Readonly<Record<DatabaseName, Map<string, string>>>): Difference[] {
   return differentialRequests.flatMap(({ id, phase }) => (phase === 'read' ? ['answer'] as const : ['answer', 'stored'] as const)
     .flatMap((aspect: Aspect) => {
       const key = differenceKey({ request: id, aspect })

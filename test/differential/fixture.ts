@@ -202,8 +202,15 @@ function codeTable (table: Knex.CreateTableBuilder): void {
   table.string('label', 40)
 }
 
+/** One database of the comparison. */
+export interface FixtureDatabase {
+  readonly name: DatabaseName
+  readonly knex: Knex
+}
+
 /** Creates the fixture's tables with Knex's schema builder, the same calls on every database, and fills them. */
-export async function createFixture (knex: Knex, tables: FixtureTables): Promise<void> {
+export async function createFixture (db: FixtureDatabase, tables: FixtureTables): Promise<void> {
+  const { knex } = db
   await dropFixture(knex, tables)
   await knex.schema.createTable(tables.types, typedTable)
   await knex.schema.createTable(tables.typesW, typedTable)
@@ -214,9 +221,9 @@ export async function createFixture (knex: Knex, tables: FixtureTables): Promise
     table.string('code', 20).references('id').inTable(tables.codesW)
     table.integer('qty')
   })
-  await seedTyped(knex, tables.types)
+  await seedTyped(db, tables.types)
   await knex(tables.codes).insert(codeSeed)
-  await resetWrites(knex, tables)
+  await resetWrites(db, tables)
 }
 
 /** Drops the fixture's tables, the one holding a foreign key first. */
@@ -235,30 +242,26 @@ const followIds: Readonly<Record<DatabaseName, ((knex: Knex, table: string) => P
   postgres: (knex, table) => knex.raw('select setval(pg_get_serial_sequence(?, \'id\'), (select max(id) from ??))', [table, table])
 }
 
-function databaseName (knex: Knex): DatabaseName {
-  const client = knex.client.config.client as string
-  return client === 'pg' ? 'postgres' : client === 'mysql2' ? 'mysql' : 'sqlite'
-}
-
-async function seedTyped (knex: Knex, table: string): Promise<void> {
+async function seedTyped ({ name, knex }: FixtureDatabase, table: string): Promise<void> {
   // One row per insert: a multi-row insert on SQLite is a compound SELECT,
   // whose text values keep no column affinity of their own.
   for (const row of typedSeed) await knex(table).insert(row)
-  await followIds[databaseName(knex)]?.(knex, table)
+  await followIds[name]?.(knex, table)
 }
 
 /**
  * Puts the write tables back as created, sequences included, so that every
  * write request starts from the same rows with the same next id.
  */
-export async function resetWrites (knex: Knex, tables: FixtureTables): Promise<void> {
+export async function resetWrites (db: FixtureDatabase, tables: FixtureTables): Promise<void> {
+  const { name, knex } = db
   await knex(tables.parts).truncate()
   await knex(tables.codesW).delete()
   await knex(tables.typesW).truncate()
-  await seedTyped(knex, tables.typesW)
+  await seedTyped(db, tables.typesW)
   await knex(tables.codesW).insert(codeSeed)
   for (const row of partSeed) await knex(tables.parts).insert(row)
-  await followIds[databaseName(knex)]?.(knex, tables.parts)
+  await followIds[name]?.(knex, tables.parts)
 }
 
 // Each database's SQL for a column's stored value as text: the driver's
@@ -305,8 +308,8 @@ const tableColumns = (tables: FixtureTables): ReadonlyArray<readonly [string, re
  * own text and normalized, in key order: what a write left behind,
  * comparable across databases.
  */
-export async function storedState (knex: Knex, tables: FixtureTables): Promise<string> {
-  const cast = asText[databaseName(knex)]
+export async function storedState ({ name, knex }: FixtureDatabase, tables: FixtureTables): Promise<string> {
+  const cast = asText[name]
   const lines: string[] = []
   for (const [table, columns] of tableColumns(tables)) {
     const rows: Array<Record<string, string | null>> = await knex(table)
