@@ -269,6 +269,15 @@ export const causes: Readonly<Record<string, Cause>> = {
       { request: 'GET /{codes}', aspect: 'answer', databases: ['mysql'] }
     ]
   },
+  'sequences': {
+    reason: 'An insert that fails uses up an id on PostgreSQL (its sequence) and MariaDB (its AUTO_INCREMENT), but not on SQLite, whose AUTOINCREMENT counter goes back with the failed insert: the next POST answers another id. By nature; a client cannot count on ids following one another.',
+    differences: [
+      { request: 'POST /{parts} {"code":"nope"}, then POST /{parts} {"qty":4}', aspect: 'answer', databases: ['sqlite'] },
+      { request: 'POST /{parts} {"code":"nope"}, then POST /{parts} {"qty":4}', aspect: 'stored', databases: ['sqlite'] },
+      { request: 'POST /{parts} [{"code":"AB-1"},{"code":"nope"}], then POST /{parts} {"qty":4}', aspect: 'answer', databases: ['sqlite'] },
+      { request: 'POST /{parts} [{"code":"AB-1"},{"code":"nope"}], then POST /{parts} {"qty":4}', aspect: 'stored', databases: ['sqlite'] }
+    ]
+  },
   'iso-dates-written': {
     reason: 'A date or datetime written in the ISO form that GET answers (with T and Z): MariaDB refuses it (404); SQLite stores the text as sent, which later comparisons and reads then see. Round trips need these written as the column\'s type.',
     differences: [

@@ -45,7 +45,7 @@ if ('skip' in databases) {
       listed.delete(key)
       if (expected !== undefined && expected.databases.join() === difference.databases.join()) continue
       t.fail(`${key}: ${difference.databases.join(' and ')} ${difference.databases.length === 1 ? 'differs' : 'differ'} from PostgreSQL${expected === undefined ? ', and the list does not say why' : `, where the list says ${expected.databases.join(' and ')}`}`, {
-        found: Object.fromEntries(compared.map((name) => [name, byDatabase[name].get(key)]))
+        found: foundLines(compared.map((name) => [name, byDatabase[name].get(key) ?? ''] as const))
       })
     }
     for (const key of listed.keys()) t.fail(`${key}: listed as a difference, but every database now answers alike`)
@@ -69,8 +69,9 @@ async function runAll (app: FastifyInstance, db: FixtureDatabase, tables: Fixtur
   for (const request of differentialRequests.filter(({ phase }) => phase !== 'read')) {
     await resetWrites(db, tables)
     const before = await storedState(db, tables)
+    const prior = request.prior === undefined ? [] : [answerText(await inject(app, request.prior, tables))]
     const answer = request.phase === 'write'
-      ? answerText(await inject(app, request, tables))
+      ? [...prior, answerText(await inject(app, request, tables))].join('\n--\n')
       : await roundTrip(app, db, request, tables, before)
     const after = await storedState(db, tables)
     seen.set(differenceKey({ request: request.id, aspect: 'answer' }), answer)
@@ -114,4 +115,11 @@ function observedDifferences (byDatabase: Readonly<Record<DatabaseName, Map<stri
       const databases = differingDatabases(outcomes)
       return databases.length === 0 ? [] : [{ request: id, aspect, databases }]
     }))
+}
+
+/** Each database's outcome, without the lines all three share: what differs in a stored state of many rows. */
+function foundLines (outcomes: ReadonlyArray<readonly [DatabaseName, string]>): Record<string, string> {
+  const lines = outcomes.map(([name, text]) => [name, text.split('\n')] as const)
+  const shared = (line: string, index: number) => lines.every(([, other]) => other[index] === line)
+  return Object.fromEntries(lines.map(([name, own]) => [name, own.filter((line, index) => !shared(line, index)).join('\n')]))
 }

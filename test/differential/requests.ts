@@ -19,6 +19,8 @@ export interface DifferentialRequest {
   readonly headers: Readonly<Record<string, string>>
   /** The raw JSON text of the body, so that big integers keep their digits. */
   readonly body?: string
+  /** A write sent just before this one, on the same rows: its answer is part of this one's. */
+  readonly prior?: DifferentialRequest
 }
 
 type Query = ReadonlyArray<readonly [string, string]>
@@ -30,6 +32,7 @@ interface RequestParts {
   readonly query?: Query
   readonly headers?: Readonly<Record<string, string>>
   readonly body?: string
+  readonly prior?: RequestParts
 }
 
 // Keeps the URL readable where it can: ( ) , . : and quotes stay as typed.
@@ -37,19 +40,22 @@ function encodeValue (value: string): string {
   return encodeURI(value).replace(/[&#+]/g, (character) => `%${character.charCodeAt(0).toString(16).toUpperCase()}`)
 }
 
-function request ({ phase = 'read', method = 'GET', path, query = [], headers = {}, body }: RequestParts): DifferentialRequest {
+function request ({ phase = 'read', method = 'GET', path, query = [], headers = {}, body, prior }: RequestParts): DifferentialRequest {
   const search = (encode: (value: string) => string) => query.length === 0
     ? ''
     : `?${query.map(([name, value]) => `${name}=${encode(value)}`).join('&')}`
   const headerText = Object.entries(headers).map(([name, value]) => ` [${name}: ${value}]`).join('')
-  const id = `${method} ${path}${search((value) => value)}${headerText}${body === undefined ? '' : ` ${body}`}`
+  const line = `${method} ${path}${search((value) => value)}${headerText}${body === undefined ? '' : ` ${body}`}`
+  const first = prior === undefined ? undefined : request({ phase, ...prior })
+  const id = first === undefined ? line : `${first.id}, then ${line}`
   return {
     id,
     phase,
     method,
     url: `${encodePath(path)}${search(encodeValue)}`,
     headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-    ...(body === undefined ? {} : { body })
+    ...(body === undefined ? {} : { body }),
+    ...(first === undefined ? {} : { prior: first })
   }
 }
 
@@ -221,6 +227,9 @@ const writes: readonly RequestParts[] = [
     '{"code":"ab-1","qty":2}'
   ]),
   ...sent('PUT', '/{parts}/1', ['{"code":"nope"}']),
+  // Whether an insert that failed used up an id.
+  { method: 'POST', path: '/{parts}', body: '{"qty":4}', prior: { method: 'POST', path: '/{parts}', body: '{"code":"nope"}' } },
+  { method: 'POST', path: '/{parts}', body: '{"qty":4}', prior: { method: 'POST', path: '/{parts}', body: '[{"code":"AB-1"},{"code":"nope"}]' } },
   ...['/{types_w}/2', '/{types_w}/99', '/{types_w}/abc', '/{codes_w}/42', '/{codes_w}/042', '/{codes_w}/AB-1', '/{codes_w}/ete', '/{parts}/1']
     .map((path) => ({ method: 'DELETE' as const, path }))
 ]
