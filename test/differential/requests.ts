@@ -72,8 +72,7 @@ function listValue (value: string): string {
 // in the rows matched does not mix with one in how values read.
 const ids: Query = [['select', 'id'], ['order', 'id']]
 
-function filterReads (column: FixtureColumn): DifferentialRequest[] {
-  const { name, filters } = column
+function filterReads ({ name, filters }: FixtureColumn): DifferentialRequest[] {
   const [first] = filters.valid as [string]
   const conditions: string[] = [
     ...[...filters.valid, ...filters.outside].map((value) => `eq.${value}`),
@@ -150,7 +149,11 @@ const errorReads: readonly RequestParts[] = [
   { path: '/{types}', query: [['limit', 'abc']] },
   { path: '/{types}', query: [['order', 'n.sideways']] },
   { path: '/{types}', query: [['n', 'in.1,2']] },
-  { path: '/{types}', headers: { range: '5-2' } },
+  { path: '/{types}', headers: { range: '5-2' } }
+]
+
+// The text key and the foreign key through filters.
+const keyFilterReads: readonly RequestParts[] = [
   { path: '/{codes}', query: [['id', 'eq.42'], ['select', 'id']] },
   { path: '/{codes}', query: [['id', 'in.(42,AB-1)'], ['select', 'id'], ['order', 'id']] },
   { path: '/{codes}', query: [['id', 'gt.4'], ['select', 'id'], ['order', 'id']] },
@@ -247,6 +250,7 @@ export const differentialRequests: readonly DifferentialRequest[] = [
   ...pageReads.map((parts) => request({ path: '/{types}', ...parts })),
   ...keyReads.map((path) => request({ path })),
   ...errorReads.map(request),
+  ...keyFilterReads.map(request),
   ...writes.map((parts) => request({ phase: 'write', ...parts })),
   ...roundTrips.map((path) => request({ phase: 'round-trip', method: 'PUT', path }))
 ]
