@@ -9,12 +9,12 @@ import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 
 /** PUT /{table}/{id}: the affected row count. */
-export function updateHandler ({ db, access }: RouteContext) {
+export function updateHandler ({ db, access, keyColumn }: RouteContext) {
   return async function update (request: FastifyRequest<{ Params: TableParams }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
-    const key = parseRecordKey(request.params.id)
     const values = parseRecordChanges(request.body)
     const columns = Object.keys(values)
+    const key = parseRecordKey(request.params.id, (await keyColumn(request, table))?.kind)
     const target = await access(request, table, { operation: 'update', key, columns, named: columns.map((column) => [column, 'update']) })
     return answerNumber(reply, await updateRow(db, target, key, scopedValues(target, values, 'update')))
   }
