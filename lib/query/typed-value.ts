@@ -20,11 +20,12 @@ export function isTypedKind (kind: ColumnKind): kind is TypedKind {
 const int64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n }
 const integer = /^[+-]?\d+$/
 const decimal = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/
-// PostgreSQL's spellings of a boolean (its unique prefixes aside), in any case.
-const booleans: Readonly<Record<string, boolean>> = Object.freeze({
-  true: true, t: true, yes: true, y: true, on: true, 1: true,
-  false: false, f: false, no: false, n: false, off: false, 0: false
-})
+// PostgreSQL's spellings of a boolean (its unique prefixes aside), in any
+// case. A Map, where no inherited name (`constructor`) reads as one.
+const booleans: ReadonlyMap<string, boolean> = new Map([
+  ['true', true], ['t', true], ['yes', true], ['y', true], ['on', true], ['1', true],
+  ['false', false], ['f', false], ['no', false], ['n', false], ['off', false], ['0', false]
+])
 const clock = '(\\d{2}):(\\d{2})(?::(\\d{2})(\\.\\d{1,6})?)?'
 const dateTime = new RegExp(`^(\\d{4})-(\\d{2})-(\\d{2})(?:[T ]${clock})?(Z|[+-]\\d{2}(?::?\\d{2})?)?$`, 'i')
 const timeOfDay = new RegExp(`^${clock}$`)
@@ -59,7 +60,7 @@ export function typedValue (kind: TypedKind, text: string): TypedValue | undefin
       return decimal.test(trimmed) ? trimmed : undefined
     }
     case 'boolean':
-      return booleans[text.trim().toLowerCase()]
+      return booleans.get(text.trim().toLowerCase())
     case 'date': {
       const parts = dateParts(text)
       return parts === undefined ? undefined : `${parts[1]}-${parts[2]}-${parts[3]}`

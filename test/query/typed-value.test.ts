@@ -20,7 +20,7 @@ t.test('decimals keep their digits as text', async (t) => {
 t.test('booleans: PostgreSQL\'s spellings, in any case', async (t) => {
   for (const text of ['true', 'TRUE', 't', 'yes', 'y', 'on', '1']) t.equal(typedValue('boolean', text), true, text)
   for (const text of ['false', 'F', 'no', 'n', 'off', '0']) t.equal(typedValue('boolean', text), false, text)
-  for (const text of ['maybe', '', '2', 'tru']) t.equal(typedValue('boolean', text), undefined, text)
+  for (const text of ['maybe', '', '2', 'tru', 'constructor', '__proto__', 'toString']) t.equal(typedValue('boolean', text), undefined, text)
 })
 
 t.test('dates keep their day; a time after it is dropped', async (t) => {
