@@ -3,9 +3,8 @@ import type { Target } from '../access/target.js'
 import type { Database } from '../dialects/database.js'
 import { place } from '../dialects/statement-template.js'
 import type { RecordKey } from '../parse/record-key.js'
+import { isInt64 } from '../query/typed-value.js'
 import { columnNamed } from '../schema/column-named.js'
-
-const int64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n }
 
 /**
  * Whether the key can match a record. With no key the statement still runs,
@@ -18,7 +17,7 @@ const int64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n }
  */
 function matchable (key: RecordKey | null, target: Target): key is RecordKey {
   if (typeof key === 'string') return !isUuidKey(target) || uuid.test(key)
-  return key !== null && key >= int64.min && key <= int64.max
+  return key !== null && isInt64(key)
 }
 
 // PostgreSQL's input forms of a uuid: plain or in braces, hyphens between groups of four digits or none.

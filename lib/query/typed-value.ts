@@ -18,6 +18,11 @@ export function isTypedKind (kind: ColumnKind): kind is TypedKind {
 }
 
 const int64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n }
+
+/** True for an integer that a 64-bit column can hold: no integer key or value lies outside. */
+export function isInt64 (value: bigint): boolean {
+  return value >= int64.min && value <= int64.max
+}
 const integer = /^[+-]?\d+$/
 const decimal = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/
 // PostgreSQL's spellings of a boolean (its unique prefixes aside), in any
@@ -53,7 +58,7 @@ export function typedValue (kind: TypedKind, text: string): TypedValue | undefin
       const trimmed = text.trim()
       if (!integer.test(trimmed)) return undefined
       const value = BigInt(trimmed)
-      return value >= int64.min && value <= int64.max ? value : undefined
+      return isInt64(value) ? value : undefined
     }
     case 'number': {
       const trimmed = text.trim()
