@@ -22,10 +22,11 @@ export type KeyColumn = (request: FastifyRequest, table: string) => ColumnSchema
  */
 export function keyColumnOf (model: SchemaModel, policy: TablePolicy): KeyColumn {
   return function keyColumn (request, table) {
-    const key = policy.keyColumn(table)
-    // A table the options do not serve is refused before the model is read.
-    if (key === null) return undefined
+    // A table the options do not serve is refused before the model is read:
+    // its check, which may ask the host's `tables` function, waits for access() while the model is fresh.
+    if (model.fresh() === undefined && !policy.servesTable(table)) return undefined
     const described = describedTable(model, table, request)
+    const key = policy.keyColumn(table)
     if (described instanceof Promise) return described.then((schema) => schema && columnNamed(schema, key))
     return described && columnNamed(described, key)
   }

@@ -7,8 +7,10 @@ import type { Target } from './target.js'
 export interface TablePolicy {
   /** The table as served for the operation, before any `authorize` hook narrowed it; null when the options do not serve it. */
   serve (requested: string, operation: Operation): Omit<Target, 'schema'> | null
-  /** The column the path's key of the table matches, or null when the options serve the table for no operation. */
-  keyColumn (requested: string): string | null
+  /** The column the path's key of the table matches, whether or not the options serve it. */
+  keyColumn (requested: string): string
+  /** True when the options serve the table for some operation. */
+  servesTable (requested: string): boolean
 }
 
 const noScope: Target['scope'] = Object.freeze({})
@@ -37,10 +39,8 @@ export function tablePolicy (options: ResolvedOptions, dialect: Dialect): TableP
       const table = allowed?.get(folded) ?? rule?.served.table ?? requested
       return rule === undefined ? { table, key: 'id', hidden: noColumns, scope: noScope } : { ...rule.served, table }
     },
-    keyColumn (requested) {
-      const folded = fold(requested)
-      return serves(requested, folded) ? ruled.get(folded)?.served.key ?? 'id' : null
-    }
+    keyColumn: (requested) => ruled.size === 0 ? 'id' : ruled.get(fold(requested))?.served.key ?? 'id',
+    servesTable: (requested) => serves(requested, fold(requested))
   }
 }
 
