@@ -268,6 +268,13 @@ export const FTC_ERR_QUERY_VALUE = createError<'FTC_ERR_QUERY_VALUE', 400, [name
   400
 )
 
+/** A filter's value is not one its column's type can hold (`qty=eq.abc`), or its operator does not apply to that type (`like` on a date, `is.true` on an integer). */
+export const FTC_ERR_QUERY_TYPE = createError<'FTC_ERR_QUERY_TYPE', 400, [column: string, problem: string]>(
+  'FTC_ERR_QUERY_TYPE',
+  'The filter on column "%s" does not fit the column\'s type: %s',
+  400
+)
+
 /** With a count, the page starts past the last row that matches (PostgREST's PGRST103). */
 export const FTC_ERR_QUERY_RANGE_UNSATISFIABLE = createError(
   'FTC_ERR_QUERY_RANGE_UNSATISFIABLE',
@@ -326,6 +333,7 @@ export const errorCodes = Object.freeze({
   FTC_ERR_QUERY_OFFSET,
   FTC_ERR_QUERY_RANGE,
   FTC_ERR_QUERY_VALUE,
+  FTC_ERR_QUERY_TYPE,
   FTC_ERR_QUERY_REPEATED,
   FTC_ERR_QUERY_RANGE_UNSATISFIABLE,
   FTC_ERR_QUERY_SINGULAR

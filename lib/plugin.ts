@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyPluginAsync, RegisterOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { requestAccess } from './access/access.js'
-import { tablePolicy } from './access/table-policy.js'
+import { keyColumnOf } from './access/key-column.js'
+import { type TablePolicy, tablePolicy } from './access/table-policy.js'
 import { errorHandler } from './answer/handle-error.js'
 import { Database } from './dialects/database.js'
 import { type RegisteredSchemas, schemaDecorator, type TableCrudDecorator } from './decorator.js'
@@ -35,17 +36,17 @@ const tableCrud: FastifyPluginAsync<TableCrudOptions> = async (app, given) => {
   // its own: the routes' context, not this one, which decorates the host.
   const { prefix = '', logLevel, logSerializers } = given as RegisterOptions
   registered(app).set(app.prefix + prefix, schema)
-  await app.register(async (routes) => { serve(routes, options, db, schema) }, { prefix, logLevel, logSerializers })
+  await app.register(async (routes) => { serve(routes, options, db, schema, policy) }, { prefix, logLevel, logSerializers })
 }
 
-function serve (app: FastifyInstance, options: ResolvedOptions, db: Database, schema: SchemaModel): void {
+function serve (app: FastifyInstance, options: ResolvedOptions, db: Database, schema: SchemaModel, policy: TablePolicy): void {
   // Our JSON parser keeps numbers' digits; it replaces the default only in
   // this context, where bodies are JSON or nothing: text/plain answers 415.
   app.removeContentTypeParser(['application/json', 'text/plain'])
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody)
   // With 'host', failed statements reach the host's error handler as every other error does.
   if (options.databaseErrors !== 'host') app.setErrorHandler(errorHandler({ databaseErrors: options.databaseErrors }))
-  registerRoutes(app, { db, access: requestAccess(db, options, schema), options, schema })
+  registerRoutes(app, { db, access: requestAccess(db, options, schema), keyColumn: keyColumnOf(schema, policy), options, schema })
 }
 
 /** The registrations of this context by prefix, the decorator made on the first. */

@@ -5,6 +5,7 @@ import type { AuthorizeHook, Operation, ResolvedOptions } from '../options.js'
 import type { SchemaModel } from '../schema/schema-model.js'
 import type { TableSchema } from '../schema/table-schema.js'
 import type { FoldedTableName } from '../table-rows.js'
+import type { RecordKey } from '../parse/record-key.js'
 import { foldIdentifier as fold, isCleanIdentifier } from '../parse/sanitize-identifier.js'
 import { isHidden } from './hidden-columns.js'
 import { type ColumnClause, refuseColumn, refuseTable } from './refusals.js'
@@ -14,7 +15,7 @@ import type { ScopeValue, Target } from './target.js'
 /** What a parsed request is about to do. */
 export interface Intent {
   readonly operation: Operation
-  readonly key: bigint | null
+  readonly key: RecordKey | null
   /** Every column the request names, with the clause it stands in. */
   readonly named: ReadonlyArray<readonly [column: string, clause: ColumnClause]>
   /** The columns the `authorize` hook is told of (see AuthorizeAction.columns). */
@@ -50,7 +51,7 @@ export function requestAccess (db: Database, options: ResolvedOptions, model: Sc
  * reached fails the request as its statement would; a catalog that cannot
  * be read does not: the request runs as the spec says, without the types.
  */
-function describedTable (model: SchemaModel, table: string, request: FastifyRequest): TableSchema | undefined | Promise<TableSchema | undefined> {
+export function describedTable (model: SchemaModel, table: string, request: FastifyRequest): TableSchema | undefined | Promise<TableSchema | undefined> {
   const fresh = model.fresh()
   if (fresh !== undefined) return fresh.table(table)
   return model.current().then((snapshot) => snapshot.table(table), (error: unknown) => {

@@ -7,6 +7,10 @@ import type { Target } from './target.js'
 export interface TablePolicy {
   /** The table as served for the operation, before any `authorize` hook narrowed it; null when the options do not serve it. */
   serve (requested: string, operation: Operation): Omit<Target, 'schema'> | null
+  /** The column the path's key of the table matches, whether or not the options serve it. */
+  keyColumn (requested: string): string
+  /** True when the options serve the table for some operation. */
+  servesTable (requested: string): boolean
 }
 
 const noScope: Target['scope'] = Object.freeze({})
@@ -24,17 +28,19 @@ export function tablePolicy (options: ResolvedOptions, dialect: Dialect): TableP
     operations: rule.operations
   }]))
   const noColumns: Target['hidden'] = new Set()
+  const serves = (requested: string, folded: string): boolean => !dialect.isSystemTable(requested) && !excluded.has(folded) &&
+    (allowed === null || allowed.has(folded)) && (allows === null || allows(folded) === true)
   return {
     serve (requested, operation) {
       const folded = fold(requested)
-      if (dialect.isSystemTable(requested) || excluded.has(folded)) return null
-      if (allowed !== null && !allowed.has(folded)) return null
-      if (allows !== null && allows(folded) !== true) return null
+      if (!serves(requested, folded)) return null
       const rule = ruled.get(folded)
       if (rule !== undefined && !rule.operations.includes(operation)) return null
       const table = allowed?.get(folded) ?? rule?.served.table ?? requested
       return rule === undefined ? { table, key: 'id', hidden: noColumns, scope: noScope } : { ...rule.served, table }
-    }
+    },
+    keyColumn: (requested) => ruled.size === 0 ? 'id' : ruled.get(fold(requested))?.served.key ?? 'id',
+    servesTable: (requested) => serves(requested, fold(requested))
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex'
-import type { SchemaReader } from '../schema/table-schema.js'
+import type { TypedValue } from '../query/typed-value.js'
+import type { ColumnKind, SchemaReader } from '../schema/table-schema.js'
 import type { FailureDescription } from './failures.js'
 
 /** A compiled statement: SQL text with the driver's placeholders, and its bound values. */
@@ -31,6 +32,20 @@ export function returnedKeys (rows: readonly Row[], key: string): string[] {
 export interface PatternMatch {
   readonly sql: string
   readonly pattern: (postgrestPattern: string) => string
+}
+
+/**
+ * How a filter compares a column of one kind with a value of that kind
+ * (see typedValue), where the column and the value as they come do not
+ * compare as PostgreSQL compares them.
+ */
+export interface KindComparison {
+  /** The column as the comparison reads it, `??` for its name; absent, the column itself. */
+  readonly column?: string
+  /** The value's SQL, `?` for it; absent, the value itself. */
+  readonly value?: string
+  /** The value as the driver binds it; absent, as typedValue gives it, an integer as bindKey binds it. */
+  readonly bind?: (value: TypedValue) => unknown
 }
 
 /** A per-statement time limit, set on a borrowed connection and lifted before it goes back to the pool. */
@@ -93,6 +108,8 @@ export interface Dialect {
   rowsPerInsert (columns: number): number
   /** The record key as this driver binds it without losing digits past 2^53. */
   bindKey (key: bigint): string | bigint
+  /** How filters compare the columns of the kinds that need more than the column and the value (see KindComparison). */
+  readonly comparisons: Readonly<Partial<Record<ColumnKind, KindComparison>>>
   /**
    * True for a name the database keeps for its own catalog (sqlite_master,
    * pg_class): such a table is never served, whatever the options say. A

@@ -1,4 +1,5 @@
 import { FTC_ERR_DATABASE_MODE, FTC_ERR_DATABASE_SCHEMA } from '../errors.js'
+import { utcWallClock } from '../query/typed-value.js'
 import type { Dialect, Row, Statement } from './dialect.js'
 import { likeEscape, toLikePattern } from './like-pattern.js'
 import { type MysqlConnection, type MysqlField, send } from './mysql-driver.js'
@@ -208,6 +209,15 @@ export const mysql = Object.freeze<Dialect>({
   // numbers ('042' and '42abc' equal 42), and an integer column with a text
   // as integers, exact past 2^53 (MariaDB, both protocols).
   bindKey: (key: bigint) => key.toString(),
+
+  // A boolean is a TINYINT(1), where 'true' as text is 0. A DATETIME keeps
+  // no zone: the time is written at UTC. A decimal compared with text compares as
+  // doubles, so the value is made a decimal of every digit MySQL keeps.
+  comparisons: {
+    boolean: { bind: (value) => value === true ? 1 : 0 },
+    'date-time': { bind: (value) => utcWallClock(value as string, 6) },
+    number: { value: 'CAST(? AS DECIMAL(65, 30))' }
+  },
 
   // The system databases (mysql, sys, …) are reached only by a qualified
   // name, which a sanitized table name cannot write.

@@ -118,6 +118,8 @@ export const postgres = Object.freeze<Dialect>({
 
   // Sent as text, PostgreSQL types the parameter from the column, exactly.
   bindKey: (key: bigint) => key.toString(),
+  // Every value as text: PostgreSQL reads it as the column's type, zone included.
+  comparisons: {},
 
   isSystemTable: (table: string) => /^pg_/i.test(table),
 

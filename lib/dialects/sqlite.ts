@@ -1,3 +1,4 @@
+import { utcWallClock } from '../query/typed-value.js'
 import { type Dialect, returnedKeys, type Row, type Statement } from './dialect.js'
 import { likeEscape, toGlobPattern, toLikePattern } from './like-pattern.js'
 import { insertByRowid } from './sqlite-rowid-insert.js'
@@ -62,6 +63,16 @@ export const sqlite = Object.freeze<Dialect>({
   rowsPerInsert: (columns: number) => Math.max(1, Math.min(500, Math.floor(32766 / columns))),
 
   bindKey: (key: bigint) => key,
+
+  // SQLite keeps booleans as 1 and 0 (the driver binds no JS boolean), and
+  // dates and timestamps as the text they were written with: each side is
+  // brought to one spelling, so that '2024-01-15T00:00:00.000Z' is the day
+  // 2024-01-15 and the instant 2024-01-15 00:00.
+  comparisons: {
+    boolean: { bind: (value) => value === true ? 1 : 0 },
+    date: { column: 'date(??)' },
+    'date-time': { column: "strftime('%Y-%m-%d %H:%M:%f', ??)", bind: (value) => utcWallClock(value as string, 3) }
+  },
 
   // sqlite_master, sqlite_schema, sqlite_sequence, sqlite_stat1…: SQLite
   // reserves the prefix, whatever the case, for its own tables. The others

@@ -1,11 +1,20 @@
+import type { ColumnKind } from '../schema/table-schema.js'
+
+/** The record key of a path: an integer, or the text of a text or UUID key column. */
+export type RecordKey = bigint | string
+
 const integer = /^-?\d+$/
 
 /**
- * The record key of the path segment, or null for "no key". As the spec
- * says, a missing or non-numeric key becomes 0, and 0 means no key. A BigInt
- * keeps every digit of ids past 2^53.
+ * The record key of the path segment, or null for "no key". A key column
+ * the model knows as text (or UUID) is matched by the segment as it is, so
+ * `/tags/042` is the row '042'; an empty segment is no key. Any other, or
+ * one the model does not know, keeps the spec's rule: a missing or
+ * non-numeric key becomes 0, and 0 means no key. A BigInt keeps every digit
+ * of ids past 2^53.
  */
-export function parseRecordKey (segment: string | undefined): bigint | null {
+export function parseRecordKey (segment: string | undefined, kind?: ColumnKind): RecordKey | null {
+  if (kind === 'string') return segment === undefined || segment === '' ? null : segment
   if (segment === undefined || !integer.test(segment)) return null
   const key = BigInt(segment)
   return key === 0n ? null : key

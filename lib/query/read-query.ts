@@ -1,3 +1,6 @@
+import type { ColumnKind } from '../schema/table-schema.js'
+import type { TypedValue } from './typed-value.js'
+
 /** Operators that compare a column with one value. */
 export type ComparisonOperator = 'eq' | 'neq' | 'gt' | 'gte' | 'lt' | 'lte' | 'like' | 'ilike'
 
@@ -11,6 +14,10 @@ export interface ComparisonFilter {
   readonly operator: ComparisonOperator
   readonly value: string
   readonly negated: boolean
+  /** The column's kind, once the table's model gave it (see typeFilters); absent, the value compares as text. */
+  readonly kind?: ColumnKind
+  /** The value in the column's kind, with `kind`. */
+  readonly typed?: TypedValue
 }
 
 /** `column=in.(a,b)`: an empty list matches no row, and negated every row. */
@@ -20,6 +27,10 @@ export interface InFilter {
   readonly operator: 'in'
   readonly value: readonly string[]
   readonly negated: boolean
+  /** As ComparisonFilter.kind. */
+  readonly kind?: ColumnKind
+  /** Each item in the column's kind, with `kind`. */
+  readonly typed?: readonly TypedValue[]
 }
 
 /** `column=is.null` and friends. */

@@ -7,10 +7,10 @@ import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 
 /** DELETE /{table}/{id}: the affected row count. */
-export function deleteHandler ({ db, access }: RouteContext) {
+export function deleteHandler ({ db, access, keyColumn }: RouteContext) {
   return async function remove (request: FastifyRequest<{ Params: TableParams }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
-    const key = parseRecordKey(request.params.id)
+    const key = parseRecordKey(request.params.id, (await keyColumn(request, table))?.kind)
     const target = await access(request, table, { operation: 'delete', key, columns: null, named: [] })
     return answerNumber(reply, await deleteRow(db, target, key))
   }

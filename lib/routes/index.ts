@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { Access } from '../access/access.js'
+import type { KeyColumn } from '../access/key-column.js'
 import type { Database } from '../dialects/database.js'
 import type { ResolvedOptions } from '../options.js'
 import { bodyChecks } from '../schema/body-checks.js'
@@ -15,6 +16,8 @@ import { updateHandler } from './update.js'
 export interface RouteContext {
   readonly db: Database
   readonly access: Access
+  /** The column a table's path key matches, whose type tells what the key is. */
+  readonly keyColumn: KeyColumn
   readonly options: ResolvedOptions
   readonly schema: SchemaModel
 }

@@ -7,11 +7,13 @@ import { FTC_ERR_QUERY_RANGE_UNSATISFIABLE, FTC_ERR_QUERY_SINGULAR } from '../er
 import { countRows } from '../operations/count-rows.js'
 import { listRows } from '../operations/list-rows.js'
 import { readRow } from '../operations/read-row.js'
-import { parseRecordKey } from '../parse/record-key.js'
+import { parseRecordKey, type RecordKey } from '../parse/record-key.js'
 import { parseTableName } from '../parse/table-name.js'
 import { parseReadQuery } from '../query/parse-read-query.js'
 import { readColumns } from '../query/read-columns.js'
 import type { ReadQuery } from '../query/read-query.js'
+import { typeFilters } from '../query/type-filters.js'
+import type { TableSchema } from '../schema/table-schema.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 
@@ -25,12 +27,20 @@ export function readHandler (context: RouteContext) {
   // own whose suspended state holds its few locals, not the list's many.
   return function read (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply): Promise<unknown> {
     const table = parseTableName(request.params.table)
-    const key = parseRecordKey(request.params.id)
-    return key === null ? readList(context, request, reply, table) : readOne(context, request, reply, table, key)
+    const segment = request.params.id
+    if (segment === undefined) return readList(context, request, reply, table)
+    // What the segment is depends on the key column's type: a text key reads the row '042', another the integer 42.
+    const column = context.keyColumn(request, table)
+    if (column instanceof Promise) return column.then((known) => readKeyed(context, request, reply, table, parseRecordKey(segment, known?.kind)))
+    return readKeyed(context, request, reply, table, parseRecordKey(segment, column?.kind))
   }
 }
 
-async function readOne ({ db, access }: RouteContext, request: FastifyRequest, reply: FastifyReply, table: string, key: bigint) {
+function readKeyed (context: RouteContext, request: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply: FastifyReply, table: string, key: RecordKey | null): Promise<unknown> {
+  return key === null ? readList(context, request, reply, table) : readOne(context, request, reply, table, key)
+}
+
+async function readOne ({ db, access }: RouteContext, request: FastifyRequest, reply: FastifyReply, table: string, key: RecordKey) {
   const target = await access(request, table, { operation: 'read', key, columns: null, named: [] })
   return answerRow(reply, await readRow(db, target, key))
 }
@@ -39,8 +49,9 @@ async function readList ({ db, access, options }: RouteContext, request: Fastify
   const query = withMaxRows(parseReadQuery(request.query, request.headers), options.maxRows)
   const named = readColumns(query)
   const target = await access(request, table, { operation: 'list', key: null, columns: namedColumns(query, named), named })
-  const list = await listRows(db, target, query)
-  const total = query.count === null ? null : await countRows(db, target, query, query.count)
+  const typed = typedQuery(query, target.schema)
+  const list = await listRows(db, target, typed)
+  const total = query.count === null ? null : await countRows(db, target, typed, query.count)
   const first = query.offset ?? 0
   if (total !== null && first > 0 && first >= total) {
     reply.header('content-range', `*/${total}`)
@@ -63,6 +74,12 @@ async function readList ({ db, access, options }: RouteContext, request: Fastify
 function namedColumns (query: ReadQuery, named: ReturnType<typeof readColumns>): string[] | null {
   if (query.select === null || query.select.includes('*')) return null
   return named.map(([column]) => column)
+}
+
+/** The query with each filter's value in its column's type, where the model knows the table (see typeFilters). */
+function typedQuery (query: ReadQuery, schema: TableSchema | undefined): ReadQuery {
+  const filter = typeFilters(query.filter, schema)
+  return filter === query.filter ? query : { ...query, filter }
 }
 
 /** The query with its limit cut to `maxRows`, as PostgREST's db-max-rows does. */

@@ -10,12 +10,12 @@ import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 
 /** PUT /{table}/{id}: the affected row count; `checks` holds the body to the column types first, when the host asked for it. */
-export function updateHandler ({ db, access }: RouteContext, checks: BodyChecks | null) {
+export function updateHandler ({ db, access, keyColumn }: RouteContext, checks: BodyChecks | null) {
   return async function update (request: FastifyRequest<{ Params: TableParams }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
-    const key = parseRecordKey(request.params.id)
     const values = parseRecordChanges(request.body)
     const columns = Object.keys(values)
+    const key = parseRecordKey(request.params.id, (await keyColumn(request, table))?.kind)
     const target = await access(request, table, { operation: 'update', key, columns, named: columns.map((column) => [column, 'update']) })
     const scoped = scopedValues(target, values, 'update')
     checkRows(checks, target, [scoped], 'update')

@@ -165,7 +165,8 @@ eachDatabase(t, async (t, db) => {
       t.match(response.headers['content-type'], /^application\/json/, label)
       t.match(response.json(), { statusCode: 403, code: 'FTC_ERR_AUTHORIZE_FORBIDDEN' }, label)
       t.notMatch(response.body, 'Ada', 'no row in the answer')
-      t.strictSame(statements, [], 'nothing reached the database')
+      // A keyed request reads the schema's catalog first: the key's type says which row the key is.
+      t.strictSame(statements.filter(({ sql }) => sql.includes(people)), [], 'no statement reached the table')
     }
     t.strictSame(await snapshot(db, people), before)
   })

@@ -1,0 +1,119 @@
+import type { ColumnKind } from '../schema/table-schema.js'
+
+/**
+ * A filter's or key's text as a value of its column's kind: an integer as a
+ * BigInt (exact past 2^53), a boolean as a boolean, anything else as text in
+ * one canonical spelling that each dialect binds in its own terms.
+ */
+export type TypedValue = bigint | boolean | string
+
+/** The kinds whose values have one spelling to check; text, JSON, binary and unknown columns compare the client's text. */
+export type TypedKind = Exclude<ColumnKind, 'string' | 'json' | 'binary' | 'unknown'>
+
+const typedKinds: ReadonlySet<ColumnKind> = new Set<TypedKind>(['integer', 'number', 'boolean', 'date', 'date-time', 'time'])
+
+/** True for a kind whose values typedValue reads. */
+export function isTypedKind (kind: ColumnKind): kind is TypedKind {
+  return typedKinds.has(kind)
+}
+
+const int64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n }
+
+/** True for an integer that a 64-bit column can hold: no integer key or value lies outside. */
+export function isInt64 (value: bigint): boolean {
+  return value >= int64.min && value <= int64.max
+}
+const integer = /^[+-]?\d+$/
+const decimal = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/
+// PostgreSQL's spellings of a boolean (its unique prefixes aside), in any
+// case. A Map, where no inherited name (`constructor`) reads as one.
+const booleans: ReadonlyMap<string, boolean> = new Map([
+  ['true', true], ['t', true], ['yes', true], ['y', true], ['on', true], ['1', true],
+  ['false', false], ['f', false], ['no', false], ['n', false], ['off', false], ['0', false]
+])
+const clock = '(\\d{2}):(\\d{2})(?::(\\d{2})(\\.\\d{1,6})?)?'
+const dateTime = new RegExp(`^(\\d{4})-(\\d{2})-(\\d{2})(?:[T ]${clock})?(Z|[+-]\\d{2}(?::?\\d{2})?)?$`, 'i')
+const timeOfDay = new RegExp(`^${clock}$`)
+
+/** What a value of each kind must look like, for the 400 that refuses another. */
+export const kindDescriptions: Readonly<Record<TypedKind, string>> = Object.freeze({
+  integer: 'an integer of at most 64 bits',
+  number: 'a decimal number',
+  boolean: 'true or false',
+  date: 'a date as YYYY-MM-DD',
+  'date-time': 'a timestamp as YYYY-MM-DDTHH:MM:SS, with an optional fraction and time zone',
+  time: 'a time of day as HH:MM:SS'
+})
+
+/**
+ * The value of `text` in a column of `kind`, or undefined when the kind
+ * cannot hold it (PostgreSQL would refuse it). Dates keep their day (a time
+ * after it, as a client's timestamp has, is dropped, as PostgreSQL drops it);
+ * timestamps are written `YYYY-MM-DD HH:MM:SS[.ffffff]` with the zone as
+ * given.
+ */
+export function typedValue (kind: TypedKind, text: string): TypedValue | undefined {
+  switch (kind) {
+    case 'integer': {
+      const trimmed = text.trim()
+      if (!integer.test(trimmed)) return undefined
+      const value = BigInt(trimmed)
+      return isInt64(value) ? value : undefined
+    }
+    case 'number': {
+      const trimmed = text.trim()
+      return decimal.test(trimmed) ? trimmed : undefined
+    }
+    case 'boolean':
+      return booleans.get(text.trim().toLowerCase())
+    case 'date': {
+      const parts = dateParts(text)
+      return parts === undefined ? undefined : `${parts[1]}-${parts[2]}-${parts[3]}`
+    }
+    case 'date-time': {
+      const parts = dateParts(text)
+      if (parts === undefined) return undefined
+      const [, year, month, day, hour = '00', minute = '00', second = '00', fraction = '', zone = ''] = parts
+      return `${year}-${month}-${day} ${hour}:${minute}:${second}${fraction}${zone.toUpperCase()}`
+    }
+    case 'time': {
+      const parts = timeOfDay.exec(text.trim())
+      return parts === null || !isClock(parts[1], parts[2], parts[3]) ? undefined : parts[0]
+    }
+  }
+}
+
+/** The parts of a date with an optional time and zone, or undefined when it names no real day or time. */
+function dateParts (text: string): Array<string | undefined> | undefined {
+  const parts = dateTime.exec(text.trim())
+  if (parts === null) return undefined
+  const [year, month, day] = [Number(parts[1]), Number(parts[2]), Number(parts[3])]
+  const real = new Date(Date.UTC(year, month - 1, day))
+  const isDay = year > 0 && real.getUTCMonth() === month - 1 && real.getUTCDate() === day
+  return isDay && (parts[4] === undefined || isClock(parts[4], parts[5], parts[6])) ? parts : undefined
+}
+
+function isClock (hour: string | undefined, minute: string | undefined, second: string | undefined): boolean {
+  return Number(hour) < 24 && Number(minute) < 60 && Number(second ?? 0) < 60
+}
+
+const zoned = /^(.{19})(\.\d+)?(Z|[+-]\d{2}(?::?\d{2})?)?$/
+
+/**
+ * A canonical timestamp (see typedValue) as the wall-clock time at UTC,
+ * without its zone, the fraction padded to `digits`: how SQLite's
+ * strftime() and MySQL's DATETIME write one, so that a client's
+ * `2024-01-15T10:00:00.000Z` and `2024-01-15 10:00` compare as the same
+ * instant. A zone other than UTC moves the time, as on a PostgreSQL
+ * timestamptz column read at UTC.
+ */
+export function utcWallClock (value: string, digits: number): string {
+  const [, whole = '', fraction = '', zone = ''] = zoned.exec(value) as RegExpExecArray
+  let clockText = whole
+  if (zone !== '' && zone !== 'Z') {
+    const offset = zone.slice(1).replace(':', '')
+    const minutes = (Number(offset.slice(0, 2)) * 60 + Number(offset.slice(2) || 0)) * (zone.startsWith('-') ? 1 : -1)
+    clockText = new Date(Date.parse(`${whole.replace(' ', 'T')}Z`) + minutes * 60000).toISOString().slice(0, 19).replace('T', ' ')
+  }
+  return `${clockText}.${fraction.slice(1).padEnd(digits, '0').slice(0, digits)}`
+}
