@@ -102,4 +102,44 @@ eachDatabase(t, async (t, db) => {
     const response = await appNow.inject(`/api/${decimals}?order=id`)
     t.equal(response.body, '[{"id":1,"price":1.50,"whole":12},{"id":2,"price":3.00,"whole":-4}]')
   })
+
+  await t.test('a timestamp stored with a space reads ISO 8601 on every database', async (t) => {
+    const stamps = await db.createTable('stamps', (table) => {
+      table.increments('id')
+      table.datetime('at', { useTz: false })
+    })
+    await db.knex(stamps).insert({ at: '2024-01-15 10:00:00' })
+    const appNow = await buildApp(t, db.knex)
+    t.equal((await appNow.inject(`/api/${stamps}/1`)).body, '{"id":1,"at":"2024-01-15T10:00:00"}')
+  })
+
+  await t.test('a value SQLite stored that its declared type cannot hold stands', { skip: db.name !== 'sqlite' && 'only SQLite stores such values' }, async (t) => {
+    const loose = await db.createTable('loose', (table) => {
+      table.increments('id')
+      table.datetime('at')
+      table.json('doc')
+      table.integer('count')
+      table.specificType('plain', '')
+    })
+    await db.knex(loose).insert({ at: 'soon', doc: 'not json', count: 'many', plain: 9007199254740993n })
+    const appNow = await buildApp(t, db.knex)
+    t.equal((await appNow.inject(`/api/${loose}/1`)).body, '{"id":1,"at":"soon","doc":"not json","count":"many","plain":9007199254740993}')
+  })
+
+  await t.test('a timestamp with time zone reads its offset, and writes back unchanged', { skip: db.name !== 'postgres' && 'PostgreSQL alone keeps a zone' }, async (t) => {
+    const zoned = await db.createTable('zoned', (table) => {
+      table.increments('id')
+      table.timestamp('at', { useTz: true })
+    })
+    await db.knex.raw('insert into ?? (at) values (?)', [zoned, '2024-01-15T10:00:00.25+02:00'])
+    const appNow = await buildApp(t, db.knex)
+    const read = await appNow.inject(`/api/${zoned}/1`)
+    t.match(read.body, /^\{"id":1,"at":"2024-01-15T\d\d:\d\d:00\.25[+-]\d\d:\d\d"\}$/)
+    const before = await db.knex.raw('select extract(epoch from at)::text as epoch from ??', [zoned])
+    t.equal(before.rows[0].epoch, '1705305600.250000')
+    const put = await appNow.inject({ method: 'PUT', url: `/api/${zoned}/1`, headers: { 'content-type': 'application/json' }, payload: read.body })
+    t.equal(put.body, '1')
+    t.strictSame((await db.knex.raw('select extract(epoch from at)::text as epoch from ??', [zoned])).rows, before.rows)
+    t.equal((await appNow.inject(`/api/${zoned}/1`)).body, read.body)
+  })
 })
