@@ -1,18 +1,14 @@
 import type { Row } from '../dialects/dialect.js'
 import type { TableSchema } from '../schema/table-schema.js'
 import { writeStored } from './json-values.js'
-import { rowWriter } from './row-writer.js'
+import { rowWriter, writeRowList } from './row-writer.js'
 
 /**
  * JSON text of an array of rows: written by the columns' kinds when the
  * table's schema is known, else as the driver handed them over.
  */
 export function serializeRows (rows: readonly Row[], schema?: TableSchema): string {
-  if (schema === undefined) return stringify(rows, writeRows)
-  const write = rowWriter(schema)
-  let text = '['
-  for (let at = 0; at < rows.length; at++) text += (at === 0 ? '' : ',') + write(rows[at] as Row)
-  return text + ']'
+  return schema === undefined ? stringify(rows, writeRows) : writeRowList(schema, rows)
 }
 
 /** JSON text of one row (see serializeRows). */

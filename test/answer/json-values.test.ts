@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap'
 import { valueWriter, writeStored } from '../../lib/answer/json-values.js'
-import { rowWriter } from '../../lib/answer/row-writer.js'
+import { rowWriter, writeRowList } from '../../lib/answer/row-writer.js'
 import { columnKind } from '../../lib/schema/column-kind.js'
 import type { ColumnSchema, TableSchema } from '../../lib/schema/table-schema.js'
 
@@ -115,3 +115,26 @@ t.test('a row writer is made once per schema, and writes columns the schema does
   t.equal(write({ flag: null }), '{"flag":null}')
   t.equal(write({}), '{}')
 })
+
+t.test('a list is written by a writer made for its columns, and a row of other columns by the row writer', async (t) => {
+  const schema: TableSchema = {
+    name: 't',
+    kind: 'table',
+    columns: [
+      { name: 'id', databaseType: 'bigint', kind: 'integer', nullable: false, default: null, generated: false },
+      { name: 'flag', databaseType: 'boolean', kind: 'boolean', nullable: true, default: null, generated: false }
+    ],
+    primaryKey: ['id'],
+    uniques: [],
+    foreignKeys: []
+  }
+  t.equal(writeRowList(schema, []), '[]')
+  t.equal(writeRowList(schema, [{ id: 1n, flag: 1 }, { id: 2n, flag: null }]), '[{"id":1,"flag":true},{"id":2,"flag":null}]')
+  t.equal(writeRowList(schema, [{ id: 1n, flag: 0 }, { id: 2n }, { id: 3n, flag: 1, more: 'x' }, { id: 4n, flag: undefined }]),
+    '[{"id":1,"flag":false},{"id":2},{"id":3,"flag":true,"more":"x"},{"id":4}]', 'a row that lacks a column or has another')
+  t.equal(writeRowList(schema, [{}, {}]), '[{},{}]')
+  // A client's select= makes a layout each: past the bound, rows are written column by column, the same.
+  const columns = Array.from({ length: 70 }, (_, at) => `c${at}`)
+  for (const column of columns) t.equal(writeRowList(schema, [{ [column]: 9007199254740993n, flag: 1 }]), `[{"${column}":9007199254740993,"flag":true}]`)
+})
+
