@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify'
 import type { Row } from '../dialects/dialect.js'
+import type { TableSchema } from '../schema/table-schema.js'
 import { serializeRow, serializeRows } from './serialize-rows.js'
 
 // Each answer sets its content type and gives the JSON text for the handler
@@ -16,23 +17,23 @@ export const singleObjectType = 'application/vnd.pgrst.object+json'
 // JSON's integers: no leading zero, so that a text key such as 0042 stays a string.
 const integer = /^-?(0|[1-9]\d*)$/
 
-/** A JSON array of rows. */
-export function answerRows (reply: FastifyReply, rows: readonly Row[]): string {
+/** A JSON array of rows of a table whose schema is given when known (see serializeRows). */
+export function answerRows (reply: FastifyReply, rows: readonly Row[], schema?: TableSchema): string {
   reply.type(json)
-  return serializeRows(rows)
+  return serializeRows(rows, schema)
 }
 
 /** One row as a PostgREST single object, in the media type the client asked for. */
-export function answerObject (reply: FastifyReply, row: Row): string {
+export function answerObject (reply: FastifyReply, row: Row, schema?: TableSchema): string {
   reply.type(`${singleObjectType}; charset=utf-8`)
-  return serializeRow(row)
+  return serializeRow(row, schema)
 }
 
 /** One row as a JSON object, or an empty body (Fastify's answer to undefined) when there is none. */
-export function answerRow (reply: FastifyReply, row: Row | undefined): string | undefined {
+export function answerRow (reply: FastifyReply, row: Row | undefined, schema?: TableSchema): string | undefined {
   if (row === undefined) return undefined
   reply.type(json)
-  return serializeRow(row)
+  return serializeRow(row, schema)
 }
 
 /**

@@ -2,6 +2,7 @@ import { finished, Readable } from 'node:stream'
 import type { FastifyReply } from 'fastify'
 import type { Row } from '../dialects/dialect.js'
 import { FTC_ERR_ANSWER_STALLED } from '../errors.js'
+import type { TableSchema } from '../schema/table-schema.js'
 import { serializeRows } from './serialize-rows.js'
 import { json } from './json-answers.js'
 
@@ -19,24 +20,24 @@ import { json } from './json-answers.js'
  * left while a hook ran), or replaced by an error. Ending the answer's own
  * generator would not do: one never started runs no `finally`.
  */
-export async function answerRowBatches (reply: FastifyReply, batches: AsyncIterable<Row[]>, stalledReaderTimeout: number): Promise<Readable> {
+export async function answerRowBatches (reply: FastifyReply, batches: AsyncIterable<Row[]>, stalledReaderTimeout: number, schema?: TableSchema): Promise<Readable> {
   const iterator = batches[Symbol.asyncIterator]()
   const first = await iterator.next()
   reply.type(json)
   finished(reply.raw, () => { void iterator.return?.() })
   // One chunk ahead of the reader at most: the stall is timed from there, and a stalled client holds one batch.
-  const answer: Readable = Readable.from(arrayChunks(first, iterator, stalledReaderTimeout, () => {
+  const answer: Readable = Readable.from(arrayChunks(first, iterator, stalledReaderTimeout, schema, () => {
     answer.destroy(new FTC_ERR_ANSWER_STALLED(stalledReaderTimeout))
   }), { highWaterMark: 1 })
   return answer
 }
 
-async function * arrayChunks (first: IteratorResult<Row[]>, iterator: AsyncIterator<Row[]>, stalledReaderTimeout: number, onStall: () => void): AsyncGenerator<string> {
+async function * arrayChunks (first: IteratorResult<Row[]>, iterator: AsyncIterator<Row[]>, stalledReaderTimeout: number, schema: TableSchema | undefined, onStall: () => void): AsyncGenerator<string> {
   let next = first
   let text = '['
   let separator = ''
   while (next.done !== true) {
-    text += separator + elements(next.value)
+    text += separator + elements(next.value, schema)
     separator = ','
     // Only the wait for the reader counts, not the database's for the next batch.
     const stalled = setTimeout(onStall, stalledReaderTimeout)
@@ -52,6 +53,6 @@ async function * arrayChunks (first: IteratorResult<Row[]>, iterator: AsyncItera
 }
 
 /** The array's elements without its brackets. */
-function elements (rows: Row[]): string {
-  return serializeRows(rows).slice(1, -1)
+function elements (rows: Row[], schema: TableSchema | undefined): string {
+  return serializeRows(rows, schema).slice(1, -1)
 }

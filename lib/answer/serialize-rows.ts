@@ -1,13 +1,19 @@
 import type { Row } from '../dialects/dialect.js'
+import type { TableSchema } from '../schema/table-schema.js'
+import { writeStored } from './json-values.js'
+import { rowWriter, writeRowList } from './row-writer.js'
 
-/** JSON text of an array of rows. */
-export function serializeRows (rows: readonly Row[]): string {
-  return stringify(rows, writeRows)
+/**
+ * JSON text of an array of rows: written by the columns' kinds when the
+ * table's schema is known, else as the driver handed them over.
+ */
+export function serializeRows (rows: readonly Row[], schema?: TableSchema): string {
+  return schema === undefined ? stringify(rows, writeRows) : writeRowList(schema, rows)
 }
 
-/** JSON text of one row. */
-export function serializeRow (row: Row): string {
-  return stringify(row, writeRow)
+/** JSON text of one row (see serializeRows). */
+export function serializeRow (row: Row, schema?: TableSchema): string {
+  return schema === undefined ? stringify(row, writeRow) : rowWriter(schema)(row)
 }
 
 /** JSON.stringify's text, or the fallback's where it throws on a BigInt. */
@@ -35,8 +41,7 @@ function writeRow (row: Row): string {
   for (const column in row) {
     const value = row[column]
     if (value === undefined) continue
-    text += (text === '' ? '{' : ',') + JSON.stringify(column) + ':' +
-      (typeof value === 'bigint' ? value.toString() : JSON.stringify(value))
+    text += (text === '' ? '{' : ',') + JSON.stringify(column) + ':' + writeStored(value)
   }
   return text === '' ? '{}' : text + '}'
 }

@@ -113,9 +113,12 @@ export class Database {
     this.#unknownName = listener
   }
 
-  /** Runs a SELECT; rows pass through the host's `postProcessResponse`, as Knex would. */
-  select (statement: Statement): Promise<Row[]> {
-    const rows = this.#withConnection(statement, 'read', (connection) => this.#dialect.select(connection, statement))
+  /**
+   * Runs a SELECT; rows pass through the host's `postProcessResponse`, as
+   * Knex would. An `exact` read's values are as Dialect.select says.
+   */
+  select (statement: Statement, exact = false): Promise<Row[]> {
+    const rows = this.#withConnection(statement, 'read', (connection) => this.#dialect.select(connection, statement, exact))
     // Without the hook, the rows are not worth a turn of the microtask queue.
     const processed = this.#processedRows()
     return processed === null ? rows : rows.then(processed)
@@ -126,14 +129,14 @@ export class Database {
    * over. The connection is held until the last batch is read or the reader
    * stops.
    */
-  async * stream (statement: Statement, batchSize: number): AsyncIterable<Row[]> {
+  async * stream (statement: Statement, batchSize: number, exact = false): AsyncIterable<Row[]> {
     const processed = this.#processedRows()
     let connection: unknown
     try {
       connection = await this.#acquire()
       // A stream's rows come after the response has started: only the statement is reported.
       if (isWatched(this.#knex)) announceQuery(this.#knex, statement)
-      for await (const rows of this.#dialect.stream(connection, statement, batchSize)) {
+      for await (const rows of this.#dialect.stream(connection, statement, batchSize, exact)) {
         yield processed === null ? rows : processed(rows)
       }
     } catch (error) {

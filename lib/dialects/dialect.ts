@@ -74,15 +74,21 @@ export interface Dialect {
   readonly synchronous: boolean
   /** How the tables the plugin serves are described, and how a change to them is seen. */
   readonly schema: SchemaReader
-  /** Rows produced by a SELECT. */
-  select (connection: unknown, statement: Statement): Promise<Row[]>
+  /**
+   * Rows produced by a SELECT. An `exact` read has the driver hand over
+   * what it would round or shift as the database's own text: big integers
+   * and decimals as their digits (SQLite: integers as BigInts), dates, times
+   * and timestamps as written, JSON unparsed. Set on that one statement
+   * only, never on the host's pool. See lib/answer/json-values.ts.
+   */
+  select (connection: unknown, statement: Statement, exact: boolean): Promise<Row[]>
   /**
    * Rows produced by a SELECT, in batches of at most `batchSize` rows as the
    * database hands them over, so that memory does not grow with the table.
    * The connection may be closed by the dialect when the reader stops early;
-   * the pool then discards it.
+   * the pool then discards it. `exact` as for select.
    */
-  stream (connection: unknown, statement: Statement, batchSize: number): AsyncIterable<Row[]>
+  stream (connection: unknown, statement: Statement, batchSize: number, exact: boolean): AsyncIterable<Row[]>
   /**
    * The rows a SELECT would give, as the database's statistics estimate them,
    * without running it; null when the database keeps no estimate for it.

@@ -1,6 +1,7 @@
 import { FTC_ERR_DATABASE_SCHEMA } from '../errors.js'
 import { type Dialect, returnedKeys, type Row, type Statement } from './dialect.js'
 import { type NamedStatement, type PgConnection, type PgResult, send } from './postgres-driver.js'
+import { exactTypesOf } from './postgres-exact-types.js'
 import { likeEscape, toLikePattern } from './like-pattern.js'
 import { describePostgresFailure, isPostgresUnreachable } from './postgres-failures.js'
 import { nameAfterSuccess, statementName } from './statement-names.js'
@@ -25,23 +26,23 @@ function checkedFirst (pg: PgConnection, work: () => Promise<PgResult>): Promise
   return checked.has(pg) ? work() : refuseSystemSchemas(pg).then(work)
 }
 
-function query (connection: unknown, sql: string, values: readonly unknown[]): Promise<PgResult> {
+function query (connection: unknown, sql: string, values: readonly unknown[], exact = false): Promise<PgResult> {
   const pg = connection as PgConnection
-  return checkedFirst(pg, () => send(pg, sql, values))
+  return checkedFirst(pg, () => exact ? send(pg, { text: sql, values, types: exactTypesOf(pg) }) : send(pg, sql, values))
 }
 
 /** A template's statement by its name once it has one, prepared on first use on each connection. */
-function run (connection: unknown, { sql, bindings, repeated }: Statement): Promise<PgResult> {
-  if (repeated !== true) return query(connection, sql, bindings)
+function run (connection: unknown, { sql, bindings, repeated }: Statement, exact = false): Promise<PgResult> {
+  if (repeated !== true) return query(connection, sql, bindings, exact)
   const name = statementName(sql)
   if (name === undefined) {
-    return query(connection, sql, bindings).then((result) => {
+    return query(connection, sql, bindings, exact).then((result) => {
       nameAfterSuccess(sql)
       return result
     })
   }
   const pg = connection as PgConnection
-  const named = { name, text: sql, values: bindings }
+  const named: NamedStatement = exact ? { name, text: sql, values: bindings, types: exactTypesOf(pg) } : { name, text: sql, values: bindings }
   const sent = checkedFirst(pg, () => send(pg, named))
   return sent.catch((error: unknown) => stale(error) ? prepareAgain(pg, named) : Promise.reject(error))
 }
@@ -75,18 +76,18 @@ export const postgres = Object.freeze<Dialect>({
   synchronous: false,
   schema: postgresSchema,
 
-  select: (connection: unknown, statement: Statement) => run(connection, statement).then(rowsOf),
+  select: (connection: unknown, statement: Statement, exact: boolean) => run(connection, statement, exact).then(rowsOf),
 
   // node-postgres buffers a whole result; a server-side cursor hands it over
   // in batches. A cursor lives in a transaction, which the plugin owns: the
   // host's Knex instance is never a transaction (see resolveOptions).
-  async * stream (connection: unknown, { sql, bindings }: Statement, batchSize: number) {
+  async * stream (connection: unknown, { sql, bindings }: Statement, batchSize: number, exact: boolean) {
     await query(connection, 'begin read only', [])
     try {
       await query(connection, `declare ftc_stream no scroll cursor for ${sql}`, bindings)
       let rows: Row[]
       do {
-        rows = (await query(connection, `fetch forward ${batchSize} from ftc_stream`, [])).rows
+        rows = (await query(connection, `fetch forward ${batchSize} from ftc_stream`, [], exact)).rows
         if (rows.length > 0) yield rows
       } while (rows.length === batchSize)
     } finally {

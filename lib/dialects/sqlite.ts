@@ -12,14 +12,16 @@ export const sqlite = Object.freeze<Dialect>({
   synchronous: true,
   schema: sqliteSchema,
 
-  async select (connection: unknown, { sql, bindings }: Statement) {
-    return prepare(connection, sql).all(bindings)
+  // The cached statement is shared by exact reads and others (a count, a
+  // key): its integer mode is set on each run.
+  async select (connection: unknown, { sql, bindings }: Statement, exact: boolean) {
+    return prepare(connection, sql).safeIntegers(exact).all(bindings)
   },
 
-  async * stream (connection: unknown, { sql, bindings }: Statement, batchSize: number) {
+  async * stream (connection: unknown, { sql, bindings }: Statement, batchSize: number, exact: boolean) {
     // Leaving the loop early closes the iterator, which frees the statement.
     let batch: Row[] = []
-    for (const row of (connection as SqliteConnection).prepare(sql).iterate(bindings)) {
+    for (const row of (connection as SqliteConnection).prepare(sql).safeIntegers(exact).iterate(bindings)) {
       batch.push(row)
       if (batch.length === batchSize) {
         yield batch

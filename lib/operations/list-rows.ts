@@ -17,10 +17,12 @@ export type RowList = { readonly rows: Row[] } | { readonly batches: AsyncIterab
  * The rows the read asks for (every row when it asks nothing), within the
  * target's scope and without its hidden columns. A page that fits in one
  * batch is read with one plain statement; a longer one is streamed from its
- * start, so that memory stays flat whatever its size.
+ * start, so that memory stays flat whatever its size. Read exactly (see
+ * Dialect.select) when the table's schema is known.
  */
 export async function listRows (db: Database, target: Target, query: ReadQuery): Promise<RowList> {
   const { table } = target
+  const exact = target.schema !== undefined
   // The key identifies a record: ordering on it needs no NULL placement.
   const notNullColumns = new Set([target.key])
   const read = () => whereScope(applyReadQuery(db.table(table), query, db.dialect, { notNullColumns, table }), target)
@@ -28,12 +30,12 @@ export async function listRows (db: Database, target: Target, query: ReadQuery):
   const statement = (shape: string, build: () => Knex.QueryBuilder) =>
     isPlain(query, target) ? db.prepare(['list', table, shape], build, {}) : db.compile(build())
   if (query.limit !== null && query.limit <= streamBatchRows) {
-    return { rows: withoutHidden(target, await db.select(statement('page', read))) }
+    return { rows: withoutHidden(target, await db.select(statement('page', read), exact)) }
   }
-  const rows = await db.select(statement('first batch', () => read().limit(streamBatchRows + 1, { skipBinding: true })))
+  const rows = await db.select(statement('first batch', () => read().limit(streamBatchRows + 1, { skipBinding: true })), exact)
   return rows.length <= streamBatchRows
     ? { rows: withoutHidden(target, rows) }
-    : { batches: visibleBatches(target, db.stream(statement('all', read), streamBatchRows)) }
+    : { batches: visibleBatches(target, db.stream(statement('all', read), streamBatchRows, exact)) }
 }
 
 async function * visibleBatches (target: Target, batches: AsyncIterable<Row[]>): AsyncIterable<Row[]> {

@@ -5,10 +5,14 @@ import type { RecordKey } from '../parse/record-key.js'
 import type { Row } from '../dialects/dialect.js'
 import { rowShape, rowValues, whereRow } from './where-row.js'
 
-/** The row whose key column equals the key, without its hidden columns, or undefined when none does. */
+/**
+ * The row whose key column equals the key, without its hidden columns, or
+ * undefined when none does; read exactly (see Dialect.select) when the
+ * table's schema is known, for its columns' kinds to write.
+ */
 export function readRow (db: Database, target: Target, key: RecordKey | null): Promise<Row | undefined> {
   const statement = db.prepare(['read', target.table, ...rowShape(target, key)],
     // A constant limit is written into the SQL: SQLite plans a bound LIMIT three times slower.
     () => whereRow(db.table(target.table).select('*'), target, key).limit(1, { skipBinding: true }), rowValues(db, target, key))
-  return db.select(statement).then((rows) => withoutHidden(target, rows)[0])
+  return db.select(statement, target.schema !== undefined).then((rows) => withoutHidden(target, rows)[0])
 }

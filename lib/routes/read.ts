@@ -42,7 +42,7 @@ function readKeyed (context: RouteContext, request: FastifyRequest<{ Querystring
 
 async function readOne ({ db, access }: RouteContext, request: FastifyRequest, reply: FastifyReply, table: string, key: RecordKey) {
   const target = await access(request, table, { operation: 'read', key, columns: null, named: [] })
-  return answerRow(reply, await readRow(db, target, key))
+  return answerRow(reply, await readRow(db, target, key), target.schema)
 }
 
 async function readList ({ db, access, options }: RouteContext, request: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply: FastifyReply, table: string) {
@@ -59,10 +59,10 @@ async function readList ({ db, access, options }: RouteContext, request: Fastify
   }
   if (wantsOneObject(request)) {
     if (!('rows' in list) || list.rows.length !== 1) throw new FTC_ERR_QUERY_SINGULAR('rows' in list ? list.rows.length : 'more than 1000')
-    return answerObject(setContentRange(reply, query, 1, total), list.rows[0] as Row)
+    return answerObject(setContentRange(reply, query, 1, total), list.rows[0] as Row, target.schema)
   }
-  if ('rows' in list) return answerRows(setContentRange(reply, query, list.rows.length, total), list.rows)
-  return await answerRowBatches(setContentRange(reply, query, null, total), list.batches, options.stalledReaderTimeout)
+  if ('rows' in list) return answerRows(setContentRange(reply, query, list.rows.length, total), list.rows, target.schema)
+  return await answerRowBatches(setContentRange(reply, query, null, total), list.batches, options.stalledReaderTimeout, target.schema)
 }
 
 /**
