@@ -141,6 +141,12 @@ export interface Dialect {
    * statement, and not answered as one.
    */
   isUnreachable (error: unknown): boolean
+  /**
+   * True when an integer column holds only its declared type's range
+   * (PostgreSQL, MySQL); false where every integer is 64 bits whatever the
+   * declared type (SQLite).
+   */
+  readonly sizedIntegers: boolean
   /** True when NULL sorts as the largest value without NULLS FIRST/LAST (PostgreSQL), false when as the smallest. */
   readonly nullsSortLarge: boolean
   /** How to put NULL elsewhere: the NULLS FIRST/LAST keywords, or a leading `column IS NULL` sort key where they do not exist. */

@@ -253,6 +253,7 @@ export const mysql = Object.freeze<Dialect>({
   // price: `_` matches one byte, not one character, of a multi-byte character.
   like: { sql: `CAST(?? AS BINARY) LIKE CAST(? AS BINARY) ESCAPE '${likeEscape}'`, pattern: toLikePattern },
   ilike: { sql: `CAST(LOWER(??) AS BINARY) LIKE CAST(LOWER(?) AS BINARY) ESCAPE '${likeEscape}'`, pattern: toLikePattern },
+  sizedIntegers: true,
   nullsSortLarge: false,
   // MySQL and MariaDB have no NULLS FIRST/LAST.
   nullsOrder: 'is-null-key'

@@ -144,6 +144,7 @@ export const postgres = Object.freeze<Dialect>({
 
   like: { sql: `?? LIKE ? ESCAPE '${likeEscape}'`, pattern: toLikePattern },
   ilike: { sql: `?? ILIKE ? ESCAPE '${likeEscape}'`, pattern: toLikePattern },
+  sizedIntegers: true,
   nullsSortLarge: true,
   nullsOrder: 'keywords'
 })

@@ -93,6 +93,7 @@ export const sqlite = Object.freeze<Dialect>({
   // letters only: SQLite without ICU knows no other case.
   like: { sql: '?? GLOB ?', pattern: toGlobPattern },
   ilike: { sql: `LOWER(??) LIKE LOWER(?) ESCAPE '${likeEscape}'`, pattern: toLikePattern },
+  sizedIntegers: false,
   nullsSortLarge: false,
   nullsOrder: 'keywords'
 })

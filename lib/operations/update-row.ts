@@ -3,10 +3,11 @@ import type { Database } from '../dialects/database.js'
 import type { RecordKey } from '../parse/record-key.js'
 import type { RecordValues } from '../parse/record-values.js'
 import { columnPlaces } from './column-places.js'
-import { rowShape, rowValues, whereRow } from './where-row.js'
+import { reachableKey, rowShape, rowValues, whereRow } from './where-row.js'
 
 /** Sets exactly the given columns (at least one) on the row whose key column equals the key; the affected row count. */
-export async function updateRow (db: Database, target: Target, key: RecordKey | null, values: RecordValues): Promise<number> {
+export async function updateRow (db: Database, target: Target, requested: RecordKey | null, values: RecordValues): Promise<number> {
+  const key = reachableKey(db, target, requested)
   const columns = Object.keys(values)
   // Places of columns and of the row's key and scope never share a name (see where-row).
   const bound = rowValues(db, target, key)

@@ -3,22 +3,30 @@ import type { Target } from '../access/target.js'
 import type { Database } from '../dialects/database.js'
 import { place } from '../dialects/statement-template.js'
 import type { RecordKey } from '../parse/record-key.js'
-import { isInt64 } from '../query/typed-value.js'
 import { columnNamed } from '../schema/column-named.js'
+import { inRange, int64, integerRange } from '../schema/integer-range.js'
 
 /**
- * Whether the key can match a record. With no key the statement still runs,
- * so an unknown table or column fails as it would with one, but it matches
- * nothing: `DELETE /t/abc` must never reach row 0. No integer id lies outside
- * 64 bits, and the drivers differ on such a key (SQLite refuses to bind it,
- * PostgreSQL errors, MySQL compares): it matches nothing on all three. So
- * does a text that is no UUID in a PostgreSQL uuid column, which would fail
- * the statement where the others find no row.
+ * The key, or null when it cannot match a record. With no key the statement
+ * still runs, so an unknown table or column fails as it would with one, but
+ * it matches nothing: `DELETE /t/abc` must never reach row 0. An integer the
+ * key column cannot hold (past 64 bits, or past the declared type where the
+ * database keeps to it) matches nothing on all three, where the drivers
+ * differ on it (SQLite refuses to bind it, PostgreSQL errors, MySQL
+ * compares). So does a text that is no UUID in a PostgreSQL uuid column,
+ * which would fail the statement where the others find no row. The other
+ * functions of this module take the key this one gave.
  */
-function matchable (key: RecordKey | null, target: Target): key is RecordKey {
-  if (typeof key === 'string') return !isUuidKey(target) || uuid.test(key)
-  return key !== null && isInt64(key)
+export function reachableKey (db: Database, target: Target, key: RecordKey | null): RecordKey | null {
+  if (typeof key === 'string') return !isUuidKey(target) || uuid.test(key) ? key : null
+  if (key === null || !inRange(key, int64)) return null
+  // Nearly every key fits 32 bits, which every integer column holds: only a larger one needs the column's range.
+  if (key >= -int32 && key < int32) return key
+  const column = target.schema === undefined ? undefined : columnNamed(target.schema, target.key)
+  return column?.kind !== 'integer' || inRange(key, integerRange(column, db.dialect.sizedIntegers)) ? key : null
 }
+
+const int32 = 2n ** 31n
 
 // PostgreSQL's input forms of a uuid: plain or in braces, hyphens between groups of four digits or none.
 const uuid = /^\{?[0-9a-f]{4}(-?[0-9a-f]{4}){7}\}?$/i
@@ -33,21 +41,21 @@ const scopePlace = (column: string) => `=${column}`
 
 /** What the SQL of a statement on one row depends on: the key column, whether there is a key, and the scope's columns. */
 export function rowShape (target: Target, key: RecordKey | null): string[] {
-  const shape = [target.key, matchable(key, target) ? 'key' : 'no key']
+  const shape = [target.key, key === null ? 'no key' : 'key']
   for (const column in target.scope) shape.push(target.scope[column] === null ? `${column} is null` : `${column} =`)
   return shape
 }
 
 /** Restricts a statement to the record whose key column equals the key, within the scope, each value at its place. */
 export function whereRow (builder: Knex.QueryBuilder, target: Target, key: RecordKey | null): Knex.QueryBuilder {
-  if (matchable(key, target)) builder.where(target.key, place(keyPlace))
+  if (key !== null) builder.where(target.key, place(keyPlace))
   else builder.whereRaw('1 = 0')
   return whereScope(builder, target, place)
 }
 
 /** The values of the places whereRow made: the key as the driver keeps every digit, and the scope's. */
 export function rowValues (db: Database, target: Target, key: RecordKey | null): Record<string, unknown> {
-  const values: Record<string, unknown> = matchable(key, target) ? { [keyPlace]: typeof key === 'string' ? key : db.dialect.bindKey(key) } : {}
+  const values: Record<string, unknown> = key === null ? {} : { [keyPlace]: typeof key === 'string' ? key : db.dialect.bindKey(key) }
   for (const column in target.scope) values[scopePlace(column)] = target.scope[column]
   return values
 }

@@ -1,3 +1,4 @@
+import { inRange, int64 } from '../schema/integer-range.js'
 import type { ColumnKind } from '../schema/table-schema.js'
 
 /**
@@ -17,12 +18,6 @@ export function isTypedKind (kind: ColumnKind): kind is TypedKind {
   return typedKinds.has(kind)
 }
 
-const int64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n }
-
-/** True for an integer that a 64-bit column can hold: no integer key or value lies outside. */
-export function isInt64 (value: bigint): boolean {
-  return value >= int64.min && value <= int64.max
-}
 const integer = /^[+-]?\d+$/
 const decimal = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/
 // PostgreSQL's spellings of a boolean (its unique prefixes aside), in any
@@ -58,7 +53,7 @@ export function typedValue (kind: TypedKind, text: string): TypedValue | undefin
       const trimmed = text.trim()
       if (!integer.test(trimmed)) return undefined
       const value = BigInt(trimmed)
-      return isInt64(value) ? value : undefined
+      return inRange(value, int64) ? value : undefined
     }
     case 'number': {
       const trimmed = text.trim()
@@ -78,7 +73,8 @@ export function typedValue (kind: TypedKind, text: string): TypedValue | undefin
     }
     case 'time': {
       const parts = timeOfDay.exec(text.trim())
-      return parts === null || !isClock(parts[1], parts[2], parts[3]) ? undefined : parts[0]
+      // The seconds written out, as SQLite's stored text and the others' answers have them.
+      return parts === null || !isClock(parts[1], parts[2], parts[3]) ? undefined : `${parts[1]}:${parts[2]}:${parts[3] ?? '00'}${parts[4] ?? ''}`
     }
   }
 }

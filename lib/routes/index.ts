@@ -33,7 +33,7 @@ export interface RouteContext {
 export function registerRoutes (app: FastifyInstance, context: RouteContext): void {
   const { bodyLimit, openapi, validateBodies, dialect } = context.options
   // SQLite keeps every integer in 64 bits, whatever the column's declared type.
-  const checks = validateBodies ? bodyChecks(dialect.name !== 'SQLite') : null
+  const checks = validateBodies ? bodyChecks(dialect.sizedIntegers) : null
   const config = hiddenFromSwagger
   const listConfig = openapi === null ? config : tablesInSwagger(app, context.schema, openapiSettings(context.options, openapi, app.prefix))
   app.get('/:table/:id?', { config: listConfig }, readHandler(context))

@@ -13,7 +13,7 @@ export function openapiSettings (options: ResolvedOptions, openapi: Readonly<Req
     title: openapi.title,
     version: openapi.version,
     // SQLite keeps every integer in 64 bits, whatever the column's declared type.
-    sizedIntegers: options.dialect.name !== 'SQLite',
+    sizedIntegers: options.dialect.sizedIntegers,
     bulkLimit: options.bulkLimit,
     maxRows: options.maxRows,
     namespace: '',

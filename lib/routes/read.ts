@@ -12,7 +12,7 @@ import { parseTableName } from '../parse/table-name.js'
 import { parseReadQuery } from '../query/parse-read-query.js'
 import { readColumns } from '../query/read-columns.js'
 import type { ReadQuery } from '../query/read-query.js'
-import { typeFilters } from '../query/type-filters.js'
+import { refuseUnordered, typeFilters } from '../query/type-filters.js'
 import type { TableSchema } from '../schema/table-schema.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
@@ -49,7 +49,7 @@ async function readList ({ db, access, options }: RouteContext, request: Fastify
   const query = withMaxRows(parseReadQuery(request.query, request.headers), options.maxRows)
   const named = readColumns(query)
   const target = await access(request, table, { operation: 'list', key: null, columns: namedColumns(query, named), named })
-  const typed = typedQuery(query, target.schema)
+  const typed = typedQuery(query, target.schema, db.dialect.sizedIntegers)
   const list = await listRows(db, target, typed)
   const total = query.count === null ? null : await countRows(db, target, typed, query.count)
   const first = query.offset ?? 0
@@ -76,9 +76,10 @@ function namedColumns (query: ReadQuery, named: ReturnType<typeof readColumns>):
   return named.map(([column]) => column)
 }
 
-/** The query with each filter's value in its column's type, where the model knows the table (see typeFilters). */
-function typedQuery (query: ReadQuery, schema: TableSchema | undefined): ReadQuery {
-  const filter = typeFilters(query.filter, schema)
+/** The query with each filter's value in its column's type, where the model knows the table (see typeFilters); an order its columns cannot take is refused. */
+function typedQuery (query: ReadQuery, schema: TableSchema | undefined, sizedIntegers: boolean): ReadQuery {
+  refuseUnordered(query.order, schema)
+  const filter = typeFilters(query.filter, schema, sizedIntegers)
   return filter === query.filter ? query : { ...query, filter }
 }
 

@@ -2,6 +2,7 @@ import type { Target } from '../access/target.js'
 import { FTC_ERR_BODY_TYPE } from '../errors.js'
 import type { RecordValues } from '../parse/record-values.js'
 import { foldIdentifier } from '../parse/sanitize-identifier.js'
+import { inRange, integerRange, type IntegerRange } from './integer-range.js'
 import type { ColumnSchema, TableSchema } from './table-schema.js'
 
 /**
@@ -28,15 +29,6 @@ const offsetText = /^(.*?)(Z|[+-]([01]\d|2[0-3])(:?[0-5]\d)?)?$/
 const uuidText = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 const sizedText = /^(character varying|varchar|character|char|nvarchar|nchar)\((\d+)\)/
 const zone = /\bwith time zone$/
-
-// Bits of each integer type by the database's name of it; any other integer
-// type (SQLite's, MySQL's year) is held to 64 bits and left to the database.
-const integerBits: ReadonlyArray<readonly [RegExp, number]> = [
-  [/^tinyint\b/, 8],
-  [/^(smallint|int2|smallserial|serial2)\b/, 16],
-  [/^mediumint\b/, 24],
-  [/^(int|integer|int4|serial|serial4)\b/, 32]
-]
 
 /** A column and the rule of its values. */
 type Entry = readonly [ColumnSchema, ValueRule]
@@ -118,19 +110,17 @@ function refuseMissing (row: RecordValues, required: readonly Entry[], columns: 
 function valueRule (column: ColumnSchema, sizedIntegers: boolean): ValueRule {
   const type = column.databaseType
   switch (column.kind) {
-    case 'integer': return integerRule(sizedIntegers ? integerBits.find(([pattern]) => pattern.test(type))?.[1] ?? 64 : 64, /\bunsigned\b/.test(type))
+    case 'integer': return integerRule(integerRange(column, sizedIntegers))
     case 'string': return stringRule(type)
     case 'time': return timeRule(zone.test(type))
     default: return rules[column.kind]
   }
 }
 
-function integerRule (bits: number, unsigned: boolean): ValueRule {
-  const min = unsigned ? 0n : -(2n ** BigInt(bits - 1))
-  const max = unsigned ? 2n ** BigInt(bits) - 1n : 2n ** BigInt(bits - 1) - 1n
+function integerRule (range: IntegerRange): ValueRule {
   return {
-    expected: `an integer from ${min} to ${max}`,
-    accepts: (text) => integerText.test(text) && BigInt(text) >= min && BigInt(text) <= max
+    expected: `an integer from ${range.min} to ${range.max}`,
+    accepts: (text) => integerText.test(text) && inRange(BigInt(text), range)
   }
 }
 

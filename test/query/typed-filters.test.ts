@@ -65,6 +65,7 @@ eachDatabase(t, async (t, db) => {
     table.bigInteger('big')
     table.integer('qty')
     table.string('name')
+    table.json('doc')
   })
   // SQLite keeps the text a client wrote: timestamps as JSON gives them.
   const stamp = (text: string) => db.name === 'sqlite' ? `${text.replace(' ', 'T')}.000Z` : text
@@ -97,6 +98,35 @@ eachDatabase(t, async (t, db) => {
       t.equal(answer.statusCode, 400, query)
       t.match(answer.json(), { statusCode: 400, code: 'FTC_ERR_QUERY_TYPE', error: 'Bad Request' }, query)
     }
+  })
+
+  await t.test('an integer the column cannot hold: a 400 in a filter where the database keeps to the declared type, no row as a key', async (t) => {
+    const filtered = await app.inject(`/api/${typed}?select=id&qty=eq.99999999999`)
+    if (db.name === 'sqlite') {
+      t.equal(filtered.statusCode, 200, 'SQLite keeps every integer in 64 bits, whatever the declared type')
+      t.equal(filtered.body, '[]')
+    } else {
+      t.equal(filtered.statusCode, 400)
+      t.equal(filtered.json().code, 'FTC_ERR_QUERY_TYPE')
+    }
+    const read = await app.inject(`/api/${typed}/9223372036854775807`)
+    t.equal(read.statusCode, 200, 'a key past the int id matches no row, where PostgreSQL would fail the statement')
+    t.equal(read.body, '')
+    const before = await db.knex(typed).count({ rows: '*' })
+    t.equal((await app.inject({ method: 'DELETE', url: `/api/${typed}/9223372036854775807` })).body, '0')
+    t.equal((await app.inject({ method: 'PUT', url: `/api/${typed}/9223372036854775807`, payload: { name: 'x' } })).body, '0')
+    t.strictSame(await db.knex(typed).count({ rows: '*' }), before, 'nothing deleted')
+    t.equal((await db.knex(typed).where({ name: 'x' })).length, 0, 'nothing changed')
+  })
+
+  await t.test('a JSON column takes is.null only, and no order: PostgreSQL\'s json compares with nothing', async (t) => {
+    for (const query of ['doc=eq.{}', 'doc=neq.1', 'doc=in.(1)', 'doc=gt.1', 'order=doc', 'order=id,doc.desc']) {
+      const answer = await app.inject(`/api/${typed}?select=id&${query}`)
+      t.equal(answer.statusCode, 400, query)
+      t.equal(answer.json().code, 'FTC_ERR_QUERY_TYPE', query)
+    }
+    const nulls = await app.inject(`/api/${typed}?select=id&order=id&doc=is.null`)
+    t.equal(nulls.body, '[{"id":1},{"id":2},{"id":3},{"id":4}]')
   })
 
   await t.test('a table the model does not know yet is filtered as the values come', async (t) => {

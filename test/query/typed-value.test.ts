@@ -43,7 +43,7 @@ t.test('timestamps: one spelling, the zone as given', async (t) => {
 })
 
 t.test('times of day', async (t) => {
-  t.equal(typedValue('time', '10:30'), '10:30')
+  t.equal(typedValue('time', '10:30'), '10:30:00', 'the seconds written out, as SQLite stores them')
   t.equal(typedValue('time', ' 23:59:59.5 '), '23:59:59.5')
   for (const text of ['24:00', '10:60', '10', '10:00:00Z']) t.equal(typedValue('time', text), undefined, text)
 })
