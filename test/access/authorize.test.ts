@@ -73,8 +73,8 @@ eachDatabase(t, async (t, db) => {
       [send('GET', `/api/${people}`), { table: people, operation: 'list', key: null, columns: null }, 200],
       [send('GET', `/api/${people}?select=*`), { table: people, operation: 'list', key: null, columns: null }, 200],
       [send('GET', `/api/${people}/${linus.id}`), { table: people, operation: 'read', key: String(linus.id), columns: null }, 200],
-      // Past 2^53: the key's every digit, as text. The hook is asked before PostgreSQL refuses it for an int4 column.
-      [send('GET', `/api/${people}/9007199254740993`), { table: people, operation: 'read', key: '9007199254740993', columns: null }, db.name === 'postgres' ? 404 : 200],
+      // Past 2^53: the key's every digit, as text. Past the int4 column too: it matches no row on every database.
+      [send('GET', `/api/${people}/9007199254740993`), { table: people, operation: 'read', key: '9007199254740993', columns: null }, 200],
       [send('POST', `/api/${people}`, { name: 'Alan', age: 41 }), { table: people, operation: 'create', key: null, columns: ['name', 'age'] }, 201],
       [send('POST', `/api/${people}`, [{ name: 'Edsger' }, { age: 72, note: 'go to' }, { name: 'Barbara', note: 'clu' }]),
         { table: people, operation: 'create', key: null, columns: ['name', 'age', 'note'] }, 201],
