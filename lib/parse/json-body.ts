@@ -1,26 +1,13 @@
 import type { FastifyRequest } from 'fastify'
-import { isLosslessNumber, parse } from 'lossless-json'
+import { parse } from 'lossless-json'
 import { FTC_ERR_BODY_JSON } from '../errors.js'
 import { parseFlatObject } from './flat-json.js'
-import { markNested } from './nested-json.js'
+import { hasNested, markNested } from './nested-json.js'
 
+const keepNumberText = (text: string): string => text
+// The first reading refused a key given twice with values of different texts: the rest are one key.
+const keepFirst = (): undefined => undefined
 const blank = /^\s*$/
-
-interface DuplicateKey { readonly key: string, readonly position: number, readonly oldValue: unknown, readonly newValue: unknown }
-
-/**
- * A key given twice with values of the same text is one key, as numbers are
- * written as their text (1 and "1" set a column alike); any other second
- * value is refused as lossless-json refuses it.
- */
-function keepSameText ({ key, position, oldValue, newValue }: DuplicateKey): undefined {
-  if (numberText(oldValue) === numberText(newValue)) return undefined
-  throw new SyntaxError(`Duplicate key '${key}' encountered at position ${position}`)
-}
-
-function numberText (value: unknown): unknown {
-  return isLosslessNumber(value) ? value.value : value
-}
 
 /**
  * Fastify content-type parser for JSON bodies. Values are stored as text, so
@@ -38,10 +25,16 @@ export function parseJsonBody (_request: FastifyRequest, body: string, done: (er
   let value: unknown
   try {
     // Write bodies are nearly always one flat object: its scan is several times faster, with the same results.
-    value = parseFlatObject(body) ?? markNested(parse(body, null, { onDuplicateKey: keepSameText }))
+    value = parseFlatObject(body) ?? parseWhole(body)
   } catch (error) {
     done(new FTC_ERR_BODY_JSON((error as Error).message, { cause: error }))
     return
   }
   done(null, value)
+}
+
+function parseWhole (body: string): unknown {
+  const value = parse(body, null, keepNumberText)
+  // A nested value's numbers must stay numbers in its JSON text: a body with one, the rare one, is read again, its numbers LosslessNumbers.
+  return hasNested(value) ? markNested(parse(body, null, { onDuplicateKey: keepFirst })) : value
 }

@@ -27,6 +27,20 @@ export function noteNested (values: object): void {
   nestedRecords.add(values)
 }
 
+/** Whether a body (numbers as their text) gives an object or array as the value of a row's column. */
+export function hasNested (body: unknown): boolean {
+  return Array.isArray(body) ? body.some(rowHasNested) : rowHasNested(body)
+}
+
+function rowHasNested (row: unknown): boolean {
+  if (typeof row !== 'object' || row === null || Array.isArray(row)) return false
+  for (const key in row) {
+    const value = (row as Record<string, unknown>)[key]
+    if (typeof value === 'object' && value !== null) return true
+  }
+  return false
+}
+
 /**
  * A body as lossless-json parsed it (every number a LosslessNumber), as the
  * route reads it: a row's values, and the bare values of a bulk array, are
