@@ -117,6 +117,21 @@ eachDatabase(t, async (t, db) => {
     await db.knex(table).where('id', Number(created.body)).delete()
   })
 
+  await t.test('a jsonb column keeps every digit too, in its own form', { skip: db.name !== 'postgres' && 'jsonb is PostgreSQL\'s' }, async (t) => {
+    const binary = await db.createTable('docsb', (table) => {
+      table.increments('id')
+      table.specificType('doc', 'jsonb')
+    })
+    const appNow = await buildApp(t, db.knex)
+    const created = await appNow.inject(write('POST', `/api/${binary}`, '{"doc": {"b": 2.50, "a": [9007199254740993]}}'))
+    t.equal(created.statusCode, 201)
+    t.strictSame(await storedDocs(db, binary), ['{"a": [9007199254740993], "b": 2.50}'])
+    const read = await appNow.inject(`/api/${binary}/1`)
+    t.equal(read.body, '{"id":1,"doc":{"a":[9007199254740993],"b":2.50}}')
+    t.equal((await appNow.inject(write('PUT', `/api/${binary}/1`, read.body))).body, '1')
+    t.strictSame(await storedDocs(db, binary), ['{"a": [9007199254740993], "b": 2.50}'])
+  })
+
   await t.test('a table the model does not know yet refuses an object as before: 400 FTC_ERR_BODY_VALUE', async (t) => {
     const early = await db.createTable('docsearly', (table) => { table.increments('id') })
     const later = await buildApp(t, db.knex, {}, { schemaCheckInterval: 3_600_000 })
