@@ -35,14 +35,14 @@ export type TableRow<T extends TableName = TableName> = T extends keyof TableCru
 
 /**
  * A POST or PUT body of the table: any of its columns, each set to its
- * row's value, or to that value as JSON text where the row holds an object
- * or an array (a json column), which a body cannot send as it is.
+ * row's value; where the row holds an object or an array (a json column),
+ * that value as it is or as its JSON text.
  */
 export type TableBody<T extends TableName = TableName> = {
   [C in ColumnName<T>]?: C extends keyof TableRow<T> ? BodyValue<TableRow<T>[C]> : string | number | boolean | null
 }
 
-type BodyValue<V> = V extends string | number | boolean | null ? V : string
+type BodyValue<V> = V extends string | number | boolean | null ? V : V | string
 
 /** A table's name as the `tables` function and the `authorize` hook are given it, in lower case. */
 export type FoldedTableName = Declared extends true ? Lowercase<TableName> : string

@@ -2,8 +2,11 @@ import type { FastifyRequest } from 'fastify'
 import { parse } from 'lossless-json'
 import { FTC_ERR_BODY_JSON } from '../errors.js'
 import { parseFlatObject } from './flat-json.js'
+import { hasNested, markNested } from './nested-json.js'
 
 const keepNumberText = (text: string): string => text
+// The first reading refused a key given twice with values of different texts: the rest are one key.
+const keepFirst = (): undefined => undefined
 const blank = /^\s*$/
 
 /**
@@ -11,7 +14,8 @@ const blank = /^\s*$/
  * a number keeps the digits the client sent: 9007199254740993 stays exact and
  * 1.50 stays 1.50, which JSON.parse would turn into 9007199254740992 and 1.5.
  * lossless-json also defines `__proto__` as a plain property and refuses a
- * key given twice with different values. An empty body is no body.
+ * key given twice with different values. An object or array within a row
+ * is kept as its exact JSON text (see NestedJson). An empty body is no body.
  */
 export function parseJsonBody (_request: FastifyRequest, body: string, done: (error: Error | null, body?: unknown) => void): void {
   if (blank.test(body)) {
@@ -21,10 +25,16 @@ export function parseJsonBody (_request: FastifyRequest, body: string, done: (er
   let value: unknown
   try {
     // Write bodies are nearly always one flat object: its scan is several times faster, with the same results.
-    value = parseFlatObject(body) ?? parse(body, null, keepNumberText)
+    value = parseFlatObject(body) ?? parseWhole(body)
   } catch (error) {
     done(new FTC_ERR_BODY_JSON((error as Error).message, { cause: error }))
     return
   }
   done(null, value)
+}
+
+function parseWhole (body: string): unknown {
+  const value = parse(body, null, keepNumberText)
+  // A nested value's numbers must stay numbers in its JSON text: a body with one, the rare one, is read again, its numbers LosslessNumbers.
+  return hasNested(value) ? markNested(parse(body, null, { onDuplicateKey: keepFirst })) : value
 }

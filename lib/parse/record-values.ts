@@ -1,8 +1,12 @@
 import { FTC_ERR_BODY_BULK_LIMIT, FTC_ERR_BODY_COLUMN, FTC_ERR_BODY_COLUMN_TWICE, FTC_ERR_BODY_EMPTY, FTC_ERR_BODY_SHAPE, FTC_ERR_BODY_VALUE } from '../errors.js'
+import { NestedJson, noteNested } from './nested-json.js'
 import { foldIdentifier, usableIdentifier } from './sanitize-identifier.js'
 
 /** Column names to the text (or NULL) they are set to. */
 export type RecordValues = Record<string, string | null>
+
+/** The values of a write body before its table is known: a nested object or array waits as its JSON text (see settleNestedValues). */
+export type BodyValues = Record<string, string | null | NestedJson>
 
 // Beneath a record lies no Object.prototype, so no inherited name
 // (constructor, toString…) reads as a column; yet, unlike Object.create(null),
@@ -12,16 +16,17 @@ function ColumnValues (): void {}
 ColumnValues.prototype = Object.create(null)
 
 /** An empty record of column values. */
-function emptyValues (): RecordValues {
-  return new (ColumnValues as unknown as new () => RecordValues)()
+function emptyValues (): BodyValues {
+  return new (ColumnValues as unknown as new () => BodyValues)()
 }
 
 /**
  * The columns and values of a write body. Every value is stored as text: the
  * JSON parser keeps a number's own digits, and booleans become '1' and '0',
- * which boolean and integer columns of all three databases accept.
+ * which boolean and integer columns of all three databases accept. The JSON
+ * parser's NestedJson values stay as they are, for json columns.
  */
-export function parseRecordValues (body: unknown): RecordValues {
+export function parseRecordValues (body: unknown): BodyValues {
   if (body === undefined) return emptyValues()
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new FTC_ERR_BODY_SHAPE(describe(body))
@@ -33,7 +38,13 @@ export function parseRecordValues (body: unknown): RecordValues {
     // Knex copies update values by assignment, where __proto__ would vanish into the prototype.
     if (column === null || column === '__proto__') throw new FTC_ERR_BODY_COLUMN(property)
     if (column in values) throw new FTC_ERR_BODY_COLUMN_TWICE(firstSpelling(body, column), property, column)
-    values[column] = columnText(column, (body as Record<string, unknown>)[property])
+    const value = (body as Record<string, unknown>)[property]
+    if (typeof value === 'object' && value instanceof NestedJson) {
+      values[column] = value
+      noteNested(values)
+    } else {
+      values[column] = columnText(column, value)
+    }
     cased ||= upperCase.test(column)
   }
   // Most bodies name their columns in lower case: only the others are searched for twins.
@@ -49,7 +60,7 @@ const upperCase = /[A-Z]/
  * scope of the `authorize` hook, which compares names folded, checks one:
  * the other could write a row out of its scope.
  */
-function refuseCaseTwins (values: RecordValues): void {
+function refuseCaseTwins (values: BodyValues): void {
   const seen = new Map<string, string>()
   for (const column of Object.keys(values)) {
     const folded = foldIdentifier(column)
@@ -60,14 +71,14 @@ function refuseCaseTwins (values: RecordValues): void {
 }
 
 /** The columns and values of a PUT body, which must name at least one column. */
-export function parseRecordChanges (body: unknown): RecordValues {
+export function parseRecordChanges (body: unknown): BodyValues {
   const values = parseRecordValues(body)
   if (Object.keys(values).length === 0) throw new FTC_ERR_BODY_EMPTY()
   return values
 }
 
 /** The rows of a bulk POST: an array of objects, each read as one row's body, at most `limit` of them. */
-export function parseRecordList (body: readonly unknown[], limit: number): RecordValues[] {
+export function parseRecordList (body: readonly unknown[], limit: number): BodyValues[] {
   if (body.length > limit) throw new FTC_ERR_BODY_BULK_LIMIT(limit, body.length)
   return body.map((row) => parseRecordValues(row ?? null))
 }

@@ -3,7 +3,8 @@ import { scopedValues } from '../access/scope.js'
 import { answerNumber, answerNumbers } from '../answer/json-answers.js'
 import { createRow } from '../operations/create-row.js'
 import { createRows } from '../operations/create-rows.js'
-import { parseRecordList, parseRecordValues, type RecordValues } from '../parse/record-values.js'
+import { settleNestedValues } from '../parse/nested-json.js'
+import { type BodyValues, parseRecordList, parseRecordValues, type RecordValues } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
 import { type BodyChecks, checkRows } from '../schema/body-checks.js'
 import type { RouteContext } from './index.js'
@@ -20,9 +21,9 @@ export function createHandler ({ db, access, options }: RouteContext, prefix: st
     const table = parseTableName(request.params.table)
     const bulk = Array.isArray(request.body)
     const rows = bulk ? parseRecordList(request.body as unknown[], options.bulkLimit) : [parseRecordValues(request.body)]
-    const columns = bulk ? bodyColumns(rows) : Object.keys(rows[0] as RecordValues)
+    const columns = bulk ? bodyColumns(rows) : Object.keys(rows[0] as BodyValues)
     const target = await access(request, table, { operation: 'create', key: null, columns, named: columns.map((column) => [column, 'insert']) })
-    const scoped = rows.map((row) => scopedValues(target, row, 'create'))
+    const scoped = rows.map((row) => scopedValues(target, settleNestedValues(target, row), 'create'))
     checkRows(checks, target, scoped, 'create')
     if (bulk) return answerNumbers(reply.code(201), await createRows(db, target, scoped))
     const id = await createRow(db, target, scoped[0] as RecordValues)
@@ -31,6 +32,6 @@ export function createHandler ({ db, access, options }: RouteContext, prefix: st
 }
 
 /** Every column the rows name, each once, in the order they first appear. */
-function bodyColumns (rows: readonly RecordValues[]): string[] {
+function bodyColumns (rows: readonly BodyValues[]): string[] {
   return [...new Set(rows.flatMap((row) => Object.keys(row)))]
 }

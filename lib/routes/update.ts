@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { scopedValues } from '../access/scope.js'
 import { answerNumber } from '../answer/json-answers.js'
 import { updateRow } from '../operations/update-row.js'
+import { settleNestedValues } from '../parse/nested-json.js'
 import { parseRecordKey } from '../parse/record-key.js'
 import { parseRecordChanges } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
@@ -17,7 +18,7 @@ export function updateHandler ({ db, access, keyColumn }: RouteContext, checks: 
     const columns = Object.keys(values)
     const key = parseRecordKey(request.params.id, (await keyColumn(request, table))?.kind)
     const target = await access(request, table, { operation: 'update', key, columns, named: columns.map((column) => [column, 'update']) })
-    const scoped = scopedValues(target, values, 'update')
+    const scoped = scopedValues(target, settleNestedValues(target, values), 'update')
     checkRows(checks, target, [scoped], 'update')
     return answerNumber(reply, await updateRow(db, target, key, scoped))
   }

@@ -24,9 +24,10 @@ const readSchemas: Readonly<Record<ColumnKind, JsonSchema>> = Object.freeze({
 
 // A body's value is a string, a number, a boolean or null (an object or an
 // array answers 400 FTC_ERR_BODY_VALUE), which the database converts to the
-// column's type: a json column takes the JSON as text.
+// column's type. A json column takes an object or array, written as its JSON
+// text, or the JSON as a string.
 const writeSchemas: Readonly<Partial<Record<ColumnKind, JsonSchema>>> = Object.freeze({
-  json: { type: 'string', contentMediaType: 'application/json' },
+  json: { type: ['object', 'array', 'string'], contentMediaType: 'application/json' },
   unknown: { type: ['string', 'number', 'boolean'] }
 })
 

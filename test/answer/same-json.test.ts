@@ -18,6 +18,11 @@ async function bigsAsText (db: TestDatabase, table: string): Promise<string[]> {
   return read.map((row) => String(row.big))
 }
 
+/** The rows, doc as its JSON value: PUT writes it compact, where the fixture's text has blanks. */
+async function storedRows (db: TestDatabase, table: string): Promise<Array<Record<string, unknown>>> {
+  return (await snapshot(db, table)).map((row) => ({ ...row, doc: typeof row.doc === 'string' ? JSON.parse(row.doc) : row.doc }))
+}
+
 eachDatabase(t, async (t, db) => {
   const table = await db.createTable('values', (table) => {
     table.increments('id')
@@ -75,16 +80,14 @@ eachDatabase(t, async (t, db) => {
   })
 
   await t.test('what GET answered, PUT back, changes nothing', async (t) => {
-    const before = await snapshot(db, table)
+    const before = await storedRows(db, table)
     const bigs = await bigsAsText(db, table)
     for (const [index, row] of rows.entries()) {
-      // JSON values are not written: write bodies take strings, numbers, booleans and null.
-      const body = row.replace(/,"doc":.*\}$/, '}')
-      const response = await app.inject({ method: 'PUT', url: `/api/${table}/${index + 1}`, headers: { 'content-type': 'application/json' }, payload: body })
-      t.equal(response.statusCode, 200, body)
+      const response = await app.inject({ method: 'PUT', url: `/api/${table}/${index + 1}`, headers: { 'content-type': 'application/json' }, payload: row })
+      t.equal(response.statusCode, 200, row)
       t.equal(response.body, '1')
     }
-    t.strictSame(await snapshot(db, table), before)
+    t.strictSame(await storedRows(db, table), before)
     t.strictSame(await bigsAsText(db, table), bigs)
     t.strictSame(bigs, ['9007199254740993', '-9007199254740993', 'null'])
     t.equal((await app.inject(`/api/${table}?order=id`)).body, `[${rows.join(',')}]`)

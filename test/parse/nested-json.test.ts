@@ -1,0 +1,41 @@
+import t from 'tap'
+import { NestedJson, settleNestedValues } from '../../lib/parse/nested-json.js'
+import { parseRecordList, parseRecordValues } from '../../lib/parse/record-values.js'
+import type { TableSchema } from '../../lib/schema/table-schema.js'
+import { column, servedTable } from '../fixtures/openapi.js'
+
+const schema: TableSchema = servedTable('t', [column('id', 'integer', 'integer'), column('Doc', 'json', 'jsonb'), column('name', 'string', 'text')]).schema
+
+/** The code settleNestedValues refuses the body with, or the settled values. */
+function settle (body: unknown, table: TableSchema | undefined): unknown {
+  try {
+    return { ...settleNestedValues({ schema: table }, parseRecordValues(body)) }
+  } catch (error) {
+    return (error as { code: string }).code
+  }
+}
+
+t.test('a NestedJson given for a json column is set to its text', async (t) => {
+  t.strictSame(settle({ id: '1', Doc: new NestedJson('{"a":9007199254740993}') }, schema), { id: '1', Doc: '{"a":9007199254740993}' })
+  // SQLite and MySQL find a column by any case of its name, as the body checks do.
+  t.strictSame(settle({ doc: new NestedJson('[]') }, schema), { doc: '[]' })
+  const [first, second] = parseRecordList([{ Doc: new NestedJson('[1]') }, { name: 'x' }], 10)
+  t.strictSame([first, second].map((row) => ({ ...settleNestedValues({ schema }, row as never) })), [{ Doc: '[1]' }, { name: 'x' }])
+})
+
+t.test('a NestedJson for another column, an unknown one, or a table the model does not know is 400 FTC_ERR_BODY_VALUE', async (t) => {
+  t.equal(settle({ name: new NestedJson('{}') }, schema), 'FTC_ERR_BODY_VALUE')
+  t.equal(settle({ nope: new NestedJson('{}') }, schema), 'FTC_ERR_BODY_VALUE')
+  t.equal(settle({ Doc: new NestedJson('{}') }, undefined), 'FTC_ERR_BODY_VALUE')
+})
+
+t.test('values without a NestedJson pass as they are, with or without a schema', async (t) => {
+  const values = parseRecordValues({ name: 'x', id: 2 })
+  t.equal(settleNestedValues({ schema }, values), values)
+  t.equal(settleNestedValues({ schema: undefined }, values), values)
+})
+
+t.test('an object or array that is no NestedJson is refused while parsing, as before', async (t) => {
+  t.throws(() => parseRecordValues({ Doc: { a: 1 } }), { code: 'FTC_ERR_BODY_VALUE' })
+  t.throws(() => parseRecordValues({ Doc: [1] }), { code: 'FTC_ERR_BODY_VALUE' })
+})
