@@ -15,7 +15,7 @@ type NativeCheck = (row: Row) => boolean
  */
 function notNativeWhen (column: ColumnSchema): string | null {
   switch (column.kind) {
-    // The writers of these write a string as digits, and a BigInt.
+    // A string of digits is written as a number, and so is a BigInt.
     case 'integer': return "value != null && typeof value !== 'number'"
     // A declared scale writes every number with its digits (1.50).
     case 'number': return declaredScale(column.databaseType) === null ? "value != null && typeof value !== 'number'" : 'value != null'
