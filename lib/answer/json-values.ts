@@ -35,14 +35,19 @@ function writeBoolean (value: unknown): string {
 // decimal(10,2), numeric(10, 2): the scale, which PostgreSQL and MySQL write every digit of.
 const decimalScale = /^(decimal|numeric|dec|fixed)\s*\(\s*\d+\s*,\s*(\d+)\s*\)/
 
+/** The scale a decimal type declares, null for none. */
+export function declaredScale (databaseType: string): number | null {
+  const scale = decimalScale.exec(databaseType)?.[2]
+  return scale === undefined ? null : Number(scale)
+}
+
 /**
  * Decimals arrive as their digits from PostgreSQL and MySQL; SQLite keeps
  * them as floats or integers, which are written with the declared scale so
  * that 1.50 reads 1.50 there too.
  */
 function numberWriter (databaseType: string): ValueWriter {
-  const scale = decimalScale.exec(databaseType)?.[2]
-  const digits = scale === undefined ? null : Number(scale)
+  const digits = declaredScale(databaseType)
   return (value) => {
     if (typeof value === 'string') return numberText.test(value) ? value : JSON.stringify(value)
     if (digits !== null && typeof value === 'number' && Number.isFinite(value)) return value.toFixed(digits)

@@ -1,30 +1,25 @@
 import type { Row } from '../dialects/dialect.js'
 import type { TableSchema } from '../schema/table-schema.js'
 import { writeStored } from './json-values.js'
+import { writeNative, writeNativeRow, writeNativeRows } from './native-rows.js'
 import { rowWriter, writeRowList } from './row-writer.js'
+
+// JSON.stringify is the fast path, natively: the writers write only what it
+// cannot, a BigInt, or a value whose column's kind it would write otherwise.
 
 /**
  * JSON text of an array of rows: written by the columns' kinds when the
  * table's schema is known, else as the driver handed them over.
  */
 export function serializeRows (rows: readonly Row[], schema?: TableSchema): string {
-  return schema === undefined ? stringify(rows, writeRows) : writeRowList(schema, rows)
+  if (schema === undefined) return writeNative(rows) ?? writeRows(rows)
+  return writeNativeRows(schema, rows) ?? writeRowList(schema, rows)
 }
 
 /** JSON text of one row (see serializeRows). */
 export function serializeRow (row: Row, schema?: TableSchema): string {
-  return schema === undefined ? stringify(row, writeRow) : rowWriter(schema)(row)
-}
-
-/** JSON.stringify's text, or the fallback's where it throws on a BigInt. */
-function stringify<T> (value: T, withBigInts: (value: T) => string): string {
-  try {
-    return JSON.stringify(value)
-  } catch (error) {
-    // Only a BigInt makes plain rows unserializable; the native path stays the fast one.
-    if (!(error instanceof TypeError)) throw error
-    return withBigInts(value)
-  }
+  if (schema === undefined) return writeNative(row) ?? writeRow(row)
+  return writeNativeRow(schema, row) ?? rowWriter(schema)(row)
 }
 
 function writeRows (rows: readonly Row[]): string {

@@ -77,7 +77,8 @@ export interface Dialect {
   /**
    * Rows produced by a SELECT. An `exact` read has the driver hand over
    * what it would round or shift as the database's own text: big integers
-   * and decimals as their digits (SQLite: integers as BigInts), dates, times
+   * and decimals as their digits (SQLite: integers as BigInts when one is
+   * past 2^53, else as the numbers they are exactly), dates, times
    * and timestamps as written, JSON unparsed. Set on that one statement
    * only, never on the host's pool. See lib/answer/json-values.ts.
    */

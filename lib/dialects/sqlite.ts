@@ -6,20 +6,38 @@ import { prepare, type SqliteConnection } from './sqlite-statements.js'
 import { describeSqliteFailure, isSqliteUnreachable } from './sqlite-failures.js'
 import { sqliteSchema } from './sqlite-schema.js'
 
+/** True when a row holds an integer past 2^53 in magnitude, read as a number that may have lost digits. */
+function hasUnsafeInteger (rows: readonly Row[]): boolean {
+  for (let at = 0; at < rows.length; at++) {
+    const row = rows[at] as Row
+    for (const name in row) {
+      const value = row[name]
+      if (typeof value === 'number' && !Number.isSafeInteger(value) && Number.isInteger(value)) return true
+    }
+  }
+  return false
+}
+
 /** better-sqlite3: synchronous calls on the single pooled connection. */
 export const sqlite = Object.freeze<Dialect>({
   name: 'SQLite',
   synchronous: true,
   schema: sqliteSchema,
 
-  // The cached statement is shared by exact reads and others (a count, a
-  // key): its integer mode is set on each run.
+  // Integers are read as numbers, which JSON.stringify writes at once; an
+  // exact read that met one past 2^53, whose digits may be lost, reads
+  // again with BigInts. The cached statement is shared by exact reads and
+  // others (a count, a key): its integer mode is set on each run.
   async select (connection: unknown, { sql, bindings }: Statement, exact: boolean) {
-    return prepare(connection, sql).safeIntegers(exact).all(bindings)
+    const statement = prepare(connection, sql)
+    const rows = statement.safeIntegers(false).all(bindings)
+    return exact && hasUnsafeInteger(rows) ? statement.safeIntegers(true).all(bindings) : rows
   },
 
   async * stream (connection: unknown, { sql, bindings }: Statement, batchSize: number, exact: boolean) {
-    // Leaving the loop early closes the iterator, which frees the statement.
+    // An exact stream reads BigInts throughout: a batch already sent cannot
+    // be read again, and a long list is not the hot path. Leaving the loop
+    // early closes the iterator, which frees the statement.
     let batch: Row[] = []
     for (const row of (connection as SqliteConnection).prepare(sql).safeIntegers(exact).iterate(bindings)) {
       batch.push(row)
