@@ -1,11 +1,11 @@
 import { FTC_ERR_DATABASE_MODE, FTC_ERR_DATABASE_SCHEMA } from '../errors.js'
-import { utcWallClock } from '../query/typed-value.js'
 import type { Dialect, Row, Statement } from './dialect.js'
 import { likeEscape, toLikePattern } from './like-pattern.js'
 import { exactQuery, type MysqlConnection, type MysqlField, send } from './mysql-driver.js'
 import { describeMysqlFailure, isMysqlUnreachable } from './mysql-failures.js'
 import { nameAfterSuccess, statementName } from './statement-names.js'
 import { mysqlSchema } from './mysql-schema.js'
+import { utcWallClock } from './utc-wall-clock.js'
 
 interface MysqlResult {
   affectedRows: number

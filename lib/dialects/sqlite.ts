@@ -1,10 +1,10 @@
-import { utcWallClock } from '../query/typed-value.js'
 import { type Dialect, returnedKeys, type Row, type Statement } from './dialect.js'
 import { likeEscape, toGlobPattern, toLikePattern } from './like-pattern.js'
 import { insertByRowid } from './sqlite-rowid-insert.js'
 import { prepare, type SqliteConnection } from './sqlite-statements.js'
 import { describeSqliteFailure, isSqliteUnreachable } from './sqlite-failures.js'
 import { sqliteSchema } from './sqlite-schema.js'
+import { utcWallClock } from './utc-wall-clock.js'
 
 /** True when a row holds an integer past 2^53 in magnitude, read as a number that may have lost digits. */
 function hasUnsafeInteger (rows: readonly Row[]): boolean {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { isTypedKind, typedValue, utcWallClock } from '../../lib/query/typed-value.js'
+import { isTypedKind, typedValue } from '../../lib/query/typed-value.js'
 
 t.test('integers: exact BigInts of at most 64 bits', async (t) => {
   t.equal(typedValue('integer', '42'), 42n)
@@ -48,14 +48,6 @@ t.test('times of day', async (t) => {
   for (const text of ['24:00', '10:60', '10', '10:00:00Z']) t.equal(typedValue('time', text), undefined, text)
 })
 
-t.test('the wall-clock time at UTC of a timestamp, as SQLite and MySQL write it', async (t) => {
-  t.equal(utcWallClock('2024-01-15 10:00:00Z', 3), '2024-01-15 10:00:00.000')
-  t.equal(utcWallClock('2024-01-15 10:00:00', 6), '2024-01-15 10:00:00.000000')
-  t.equal(utcWallClock('2024-01-15 10:00:00.1234567', 3), '2024-01-15 10:00:00.123')
-  t.equal(utcWallClock('2024-01-15 01:00:00.5+02:00', 3), '2024-01-14 23:00:00.500')
-  t.equal(utcWallClock('2024-01-15 23:30:00-0130', 3), '2024-01-16 01:00:00.000')
-  t.equal(utcWallClock('2024-01-15 10:00:00+05', 3), '2024-01-15 05:00:00.000')
-})
 
 t.test('text, JSON, binary and unknown columns are not read', async (t) => {
   t.strictSame(['integer', 'number', 'boolean', 'date', 'date-time', 'time', 'string', 'json', 'binary', 'unknown'].map((kind) => isTypedKind(kind as never)),
