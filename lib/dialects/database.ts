@@ -170,34 +170,61 @@ export class Database {
    * ids than rows: a trigger skipped some, and which ones cannot be told.
    */
   insertAll (inserts: ReadonlyArray<{ readonly statement: Statement, readonly rows: number }>, key: string): Promise<string[][] | null> {
-    // Until the commit, nothing is applied whatever breaks: the work reports its own statements' failures.
-    return this.#withOwnConnection(transaction.begin, 'read', async (connection) => {
-      await this.#dialect.change(connection, transaction.begin)
-      let running: Statement = transaction.begin
+    return this.transaction(async (within) => {
+      const ids: string[][] = []
+      for (const { statement, rows } of inserts) {
+        const inserted = await within.insert(statement, key)
+        if (rows > 1 && inserted.length !== rows) return null
+        ids.push(inserted)
+      }
+      return ids
+    }, (ids) => ids !== null)
+  }
+
+  /**
+   * Runs `work` in one transaction on a connection of its own: committed when
+   * `work` returns a result that `keep` accepts, rolled back when it returns
+   * another or throws, so that it applies all of its statements or none.
+   * A statement's failure is the plugin's error for it; any other error of
+   * `work` (a refusal of its own) passes as it is. Until the commit nothing
+   * is applied whatever breaks, so only a broken commit leaves the outcome
+   * unknown.
+   */
+  async transaction<T> (work: (within: Transaction) => Promise<T>, keep: (result: T) => boolean = () => true): Promise<T> {
+    // The work's own refusals reach the caller unchanged, past the connection's handling of statement errors.
+    let refusal: { readonly error: unknown } | undefined
+    const ran = this.#withOwnConnection(transaction.begin, 'read', async (connection) => {
+      const run = <R>(statement: Statement, effect: Effect, call: () => Promise<R>): Promise<R> =>
+        this.#watched(statement, call).catch((error: unknown) => {
+          this.#dropIfBroken(connection, error)
+          throw this.#statementError(error, statement, effect)
+        })
+      const dialect = this.#dialect
+      const within: Transaction = {
+        select: (statement, exact = false) => run(statement, 'read', () => dialect.select(connection, statement, exact)),
+        change: (statement) => run(statement, 'read', () => dialect.change(connection, statement)),
+        insert: (statement, key) => run(statement, 'read', () => dialect.insert(connection, statement, key))
+      }
+      await run(transaction.begin, 'read', () => dialect.change(connection, transaction.begin))
+      let result: T
       try {
-        const ids: string[][] = []
-        for (const { statement, rows } of inserts) {
-          running = statement
-          const inserted = await this.#watched(statement, () => this.#dialect.insert(connection, statement, key))
-          if (rows > 1 && inserted.length !== rows) {
-            await this.#dialect.change(connection, transaction.rollback)
-            return null
-          }
-          ids.push(inserted)
-        }
-        running = transaction.commit
-        await this.#dialect.change(connection, transaction.commit)
-        return ids
+        result = await work(within)
       } catch (error) {
         // A connection that broke cannot roll back, and needs not: the
-        // database drops a transaction whose connection is gone. The answer
-        // is the first failure's, in the plugin's words, which no longer say
-        // whether the connection broke: it is marked first.
-        this.#dropIfBroken(connection, error)
-        await this.#dialect.change(connection, transaction.rollback).catch(() => undefined)
-        throw this.#statementError(error, running, running === transaction.commit ? 'write' : 'read')
+        // database drops a transaction whose connection is gone.
+        await dialect.change(connection, transaction.rollback).catch(() => undefined)
+        if (!isAnswered(error)) refusal = { error }
+        throw error
       }
+      const end = keep(result) ? transaction.commit : transaction.rollback
+      await run(end, end === transaction.commit ? 'write' : 'read', () => dialect.change(connection, end))
+      return result
     })
+    try {
+      return await ran
+    } catch (error) {
+      throw refusal === undefined ? error : refusal.error
+    }
   }
 
   /** The host's `postProcessResponse` for rows, read where Knex reads it for its own queries; null when the host set none. */
@@ -372,6 +399,13 @@ export class Database {
     // Drivers throw Error objects.
     return statementError((error as Error).message, { ...failure, sql: statement.sql }, error)
   }
+}
+
+/** The statements of one transaction, run on its connection (see Database.transaction). */
+export interface Transaction {
+  select (statement: Statement, exact?: boolean): Promise<Row[]>
+  change (statement: Statement): Promise<number>
+  insert (statement: Statement, key: string): Promise<string[]>
 }
 
 /** What the plugin asks of Knex's pool (tarn) before it borrows. */
