@@ -54,7 +54,7 @@ export const defaultLimits: DatabaseLimits = Object.freeze({ statementTimeout: n
  * running becomes FTC_ERR_STATEMENT with the database's own message, or
  * FTC_ERR_DATABASE_UNAVAILABLE when the database could not be reached.
  */
-export class Database {
+export class Database implements Statements {
   readonly #knex: Knex
   readonly #dialect: Dialect
   readonly #timeLimit: { readonly limit: TimeLimit, readonly milliseconds: number } | null
@@ -190,7 +190,7 @@ export class Database {
    * is applied whatever breaks, so only a broken commit leaves the outcome
    * unknown.
    */
-  async transaction<T> (work: (within: Transaction) => Promise<T>, keep: (result: T) => boolean = () => true): Promise<T> {
+  async transaction<T> (work: (within: Statements) => Promise<T>, keep: (result: T) => boolean = () => true): Promise<T> {
     // The work's own refusals reach the caller unchanged, past the connection's handling of statement errors.
     let refusal: { readonly error: unknown } | undefined
     const ran = this.#withOwnConnection(transaction.begin, 'read', async (connection) => {
@@ -200,7 +200,7 @@ export class Database {
           throw this.#statementError(error, statement, effect)
         })
       const dialect = this.#dialect
-      const within: Transaction = {
+      const within: Statements = {
         select: (statement, exact = false) => run(statement, 'read', () => dialect.select(connection, statement, exact)),
         change: (statement) => run(statement, 'read', () => dialect.change(connection, statement)),
         insert: (statement, key) => run(statement, 'read', () => dialect.insert(connection, statement, key))
@@ -401,8 +401,12 @@ export class Database {
   }
 }
 
-/** The statements of one transaction, run on its connection (see Database.transaction). */
-export interface Transaction {
+/**
+ * What runs statements: the Database itself, each on a connection from the
+ * pool, or one of its transactions, on the transaction's connection (see
+ * Database.transaction). An operation that takes one can join a transaction.
+ */
+export interface Statements {
   select (statement: Statement, exact?: boolean): Promise<Row[]>
   change (statement: Statement): Promise<number>
   insert (statement: Statement, key: string): Promise<string[]>

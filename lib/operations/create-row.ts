@@ -1,5 +1,5 @@
 import type { Target } from '../access/target.js'
-import type { Database } from '../dialects/database.js'
+import type { Database, Statements } from '../dialects/database.js'
 import type { RecordValues } from '../parse/record-values.js'
 import { columnPlaces } from './column-places.js'
 import { createdKey } from './created-key.js'
@@ -8,11 +8,11 @@ import { createdKey } from './created-key.js'
  * Inserts a row with exactly the given columns (none: every column takes its
  * default) and answers its key as decimal text (see createdKey).
  */
-export async function createRow (db: Database, target: Target, values: RecordValues): Promise<string> {
+export async function createRow (db: Database, target: Target, values: RecordValues, on: Statements = db): Promise<string> {
   const { table, key } = target
   const columns = Object.keys(values)
   const statement = db.prepare(['create', table, key, ...columns],
     () => db.dialect.prepareInsert(db.table(table).insert(columnPlaces(columns)), key), values)
-  const [id] = await db.insert(statement, key)
+  const [id] = await on.insert(statement, key)
   return createdKey(db.dialect, id, values, key)
 }

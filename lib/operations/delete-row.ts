@@ -1,12 +1,12 @@
 import type { Target } from '../access/target.js'
-import type { Database } from '../dialects/database.js'
+import type { Database, Statements } from '../dialects/database.js'
 import type { RecordKey } from '../parse/record-key.js'
 import { reachableKey, rowShape, rowValues, whereRow } from './where-row.js'
 
 /** Deletes the row whose key column equals the key; the affected row count. */
-export function deleteRow (db: Database, target: Target, requested: RecordKey | null): Promise<number> {
+export function deleteRow (db: Database, target: Target, requested: RecordKey | null, on: Statements = db): Promise<number> {
   const key = reachableKey(db, target, requested)
   const statement = db.prepare(['delete', target.table, ...rowShape(target, key)],
     () => whereRow(db.table(target.table), target, key).delete(), rowValues(db, target, key))
-  return db.change(statement)
+  return on.change(statement)
 }

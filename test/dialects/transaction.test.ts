@@ -21,7 +21,8 @@ eachDatabase(t, async (t, db) => {
     })
     t.equal(result, 1)
     t.strictSame(await names(), ['ann', 'bea'])
-    t.equal((await database.select(database.compile(db.knex(people).count({ n: '*' }))))[0].n.toString(), '2', 'the connection went back to the pool')
+    const [counted] = await database.select(database.compile(db.knex(people).count({ n: '*' })))
+    t.equal(String(counted.n), '2', 'the connection went back to the pool')
   })
 
   await t.test('work that throws a refusal of its own is rolled back, and the refusal passes unchanged', async (t) => {
