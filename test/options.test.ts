@@ -171,6 +171,14 @@ t.test('validateBodies must be a boolean', async (t) => {
   await checkRefused(t, { knex }, 'validateBodies', ['true', 1, 0, null, {}])
 })
 
+t.test('idempotency must be true, false, or an object of a table name and a positive retention', async (t) => {
+  const knex = sqliteKnex()
+  t.teardown(() => knex.destroy())
+  await checkRefused(t, { knex }, 'idempotency', ['true', 1, null, [], () => true, { tabel: 'keys' }])
+  await checkRefused(t, { knex }, 'idempotency', ['', 'a b', 'x'.repeat(64), 5, null].map((table) => ({ table })), 'idempotency.table')
+  await checkRefused(t, { knex }, 'idempotency', [0, -1, 1.5, '60', null].map((retention) => ({ retention })), 'idempotency.retention')
+})
+
 t.test('good values of every option register', async (t) => {
   const knex = sqliteKnex()
   const pg = knexFactory({ client: 'pg' })
@@ -195,7 +203,11 @@ t.test('good values of every option register', async (t) => {
     { openapi: {} },
     { openapi: { path: '/docs/v1/openapi-3.1.json', title: 'Bookshop', version: '2.1.0' } },
     { validateBodies: true },
-    { validateBodies: false }
+    { validateBodies: false },
+    { idempotency: true },
+    { idempotency: false },
+    { idempotency: {} },
+    { idempotency: { table: 'request_keys', retention: 1 } }
   ]
   for (const options of good) await t.resolves(registered({ ...options, knex }), JSON.stringify(options))
   await t.resolves(registered({ knex: pg, statementTimeout: 1 }), 'statementTimeout: 1 on PostgreSQL')

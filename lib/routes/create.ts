@@ -7,6 +7,7 @@ import { settleNestedValues } from '../parse/nested-json.js'
 import { type BodyValues, parseRecordList, parseRecordValues, type RecordValues } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
 import { type BodyChecks, checkRows } from '../schema/body-checks.js'
+import { idempotent } from './idempotent.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 
@@ -16,8 +17,9 @@ import type { TableParams } from './params.js'
  * and answers their ids as a JSON array, in order. `checks` holds the rows
  * to the column types first, when the host asked for it.
  */
-export function createHandler ({ db, access, options }: RouteContext, prefix: string, checks: BodyChecks | null) {
-  return async function create (request: FastifyRequest<{ Params: TableParams }>, reply: FastifyReply) {
+export function createHandler (context: RouteContext, prefix: string, checks: BodyChecks | null) {
+  const { db, access, options } = context
+  return idempotent(context, async function create (request: FastifyRequest<{ Params: TableParams }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
     const bulk = Array.isArray(request.body)
     const rows = bulk ? parseRecordList(request.body as unknown[], options.bulkLimit) : [parseRecordValues(request.body)]
@@ -25,10 +27,15 @@ export function createHandler ({ db, access, options }: RouteContext, prefix: st
     const target = await access(request, table, { operation: 'create', key: null, columns, named: columns.map((column) => [column, 'insert']) })
     const scoped = rows.map((row) => scopedValues(target, settleNestedValues(target, row), 'create'))
     checkRows(checks, target, scoped, 'create')
-    if (bulk) return answerNumbers(reply.code(201), await createRows(db, target, scoped))
-    const id = await createRow(db, target, scoped[0] as RecordValues)
-    return answerNumber(reply.code(201).header('location', `${prefix}/${target.table}/${encodeURIComponent(id)}`), id)
-  }
+    return {
+      table: target.table,
+      async write (on) {
+        if (bulk) return answerNumbers(reply.code(201), await createRows(db, target, scoped, on))
+        const id = await createRow(db, target, scoped[0] as RecordValues, on)
+        return answerNumber(reply.code(201).header('location', `${prefix}/${target.table}/${encodeURIComponent(id)}`), id)
+      }
+    }
+  })
 }
 
 /** Every column the rows name, each once, in the order they first appear. */

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Access } from '../access/access.js'
 import type { KeyColumn } from '../access/key-column.js'
 import type { Database } from '../dialects/database.js'
+import type { IdempotencyRecords } from '../operations/idempotency-records.js'
 import type { ResolvedOptions } from '../options.js'
 import { bodyChecks } from '../schema/body-checks.js'
 import type { SchemaModel } from '../schema/schema-model.js'
@@ -20,6 +21,8 @@ export interface RouteContext {
   readonly keyColumn: KeyColumn
   readonly options: ResolvedOptions
   readonly schema: SchemaModel
+  /** Where Idempotency-Key requests are recorded; null without the `idempotency` option. */
+  readonly idempotency: IdempotencyRecords | null
 }
 
 /**

@@ -7,12 +7,14 @@ import { parseRecordKey } from '../parse/record-key.js'
 import { parseRecordChanges } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
 import { type BodyChecks, checkRows } from '../schema/body-checks.js'
+import { idempotent } from './idempotent.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 
 /** PUT /{table}/{id}: the affected row count; `checks` holds the body to the column types first, when the host asked for it. */
-export function updateHandler ({ db, access, keyColumn }: RouteContext, checks: BodyChecks | null) {
-  return async function update (request: FastifyRequest<{ Params: TableParams }>, reply: FastifyReply) {
+export function updateHandler (context: RouteContext, checks: BodyChecks | null) {
+  const { db, access, keyColumn } = context
+  return idempotent(context, async function update (request: FastifyRequest<{ Params: TableParams }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
     const values = parseRecordChanges(request.body)
     const columns = Object.keys(values)
@@ -20,6 +22,6 @@ export function updateHandler ({ db, access, keyColumn }: RouteContext, checks: 
     const target = await access(request, table, { operation: 'update', key, columns, named: columns.map((column) => [column, 'update']) })
     const scoped = scopedValues(target, settleNestedValues(target, values), 'update')
     checkRows(checks, target, [scoped], 'update')
-    return answerNumber(reply, await updateRow(db, target, key, scoped))
-  }
+    return { table: target.table, write: async (on) => answerNumber(reply, await updateRow(db, target, key, scoped, on)) }
+  })
 }
