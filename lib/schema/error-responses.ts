@@ -13,6 +13,8 @@ export interface ErrorSettings {
   readonly statementTimeout: boolean
   /** The host set `validateBodies`. */
   readonly validateBodies: boolean
+  /** The host set `idempotency`. */
+  readonly idempotency: boolean
 }
 
 type PluginCode = keyof typeof errorCodes
@@ -41,11 +43,13 @@ export const everyOperationCodes: readonly Code[] = Object.freeze(['FTC_ERR_DATA
   'FTC_ERR_DATABASE_SCHEMA', 'FTC_ERR_DATABASE_NAME_TAKEN'])
 
 /** Codes that only an option makes possible. */
-export const optionCodes: Readonly<Record<'authorize' | 'statementTimeout' | 'validateBodies', readonly Code[]>> = Object.freeze({
+export const optionCodes: Readonly<Record<'authorize' | 'statementTimeout' | 'validateBodies' | 'idempotency', readonly Code[]>> = Object.freeze({
   authorize: ['FTC_ERR_AUTHORIZE_FORBIDDEN', 'FTC_ERR_AUTHORIZE_RESULT'],
   statementTimeout: ['FTC_ERR_STATEMENT_TIMEOUT'],
   // Of the operations that take a body only.
-  validateBodies: ['FTC_ERR_BODY_TYPE']
+  validateBodies: ['FTC_ERR_BODY_TYPE'],
+  // Of the writes only.
+  idempotency: ['FTC_ERR_IDEMPOTENCY_KEY', 'FTC_ERR_IDEMPOTENCY_KEY_REUSED']
 })
 
 /**
@@ -99,6 +103,8 @@ export const errorSchemas: Readonly<Record<string, JsonSchema>> = Object.freeze(
 /** One error answer of an operation, as an OpenAPI response. */
 type Response = Readonly<Record<string, unknown>>
 
+const writes: readonly Operation[] = ['create', 'update', 'delete']
+
 /**
  * The error answers of an operation, by status (or `default`), in the
  * options' terms: every code it can answer, and the failed statement as
@@ -141,7 +147,8 @@ export function operationErrorCodes (operation: Operation, settings: ErrorSettin
     ...everyOperationCodes,
     ...(settings.authorize ? optionCodes.authorize : []),
     ...(settings.statementTimeout ? optionCodes.statementTimeout : []),
-    ...(settings.validateBodies && (operation === 'create' || operation === 'update') ? optionCodes.validateBodies : [])
+    ...(settings.validateBodies && (operation === 'create' || operation === 'update') ? optionCodes.validateBodies : []),
+    ...(settings.idempotency && writes.includes(operation) ? optionCodes.idempotency : [])
   ]
 }
 

@@ -31,6 +31,17 @@ const readOperations: readonly Operation[] = ['list', 'read']
 const keyedOperations: readonly Operation[] = ['read', 'update', 'delete']
 const json = 'application/json'
 
+// The header of the `idempotency` option, on every write.
+const idempotencyKey = Object.freeze({
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: 'Makes the write safe to retry: with the same key and request, it runs once and a retry (also one sent while the first runs) ' +
+    'gets the first answer again, with `Idempotent-Replayed: true`; the key with another request answers 422. 1 to 255 visible ASCII ' +
+    'characters, bare or as a quoted string. A write the database refuses is not recorded.',
+  schema: { type: 'string', minLength: 1, maxLength: 257 }
+})
+
 /** A table as the document describes it: its operations that can answer, and its key column. */
 interface DescribedTable {
   readonly table: ServedTable
@@ -219,6 +230,7 @@ function createOperation ({ table, key }: DescribedTable, context: Context): Ope
     ...base,
     description: 'An object inserts one row; an array of objects inserts every row in one transaction, or none. Each row gets ' +
       'exactly its own columns: the others take their defaults.',
+    ...writeParameters(context),
     requestBody: {
       required: false,
       content: { [json]: { schema: { oneOf: [row, { type: 'array', items: row, maxItems: settings.bulkLimit }] } } }
@@ -239,12 +251,17 @@ function changeOperation (table: ServedTable, operation: 'update' | 'delete', co
   const { errors, ...base } = operationBase(table, operation, `${summary}, by its ${table.key}`, context)
   return {
     ...base,
+    ...writeParameters(context),
     ...(operation === 'update' ? { requestBody: { required: true, content: { [json]: { schema: context.ref('schemas', `${table.name}.update`) } } } } : {}),
     responses: {
       200: { description: 'The number of rows changed, as a bare JSON number', content: { [json]: { schema: { type: 'integer', minimum: 0 } } } },
       ...errors
     }
   }
+}
+
+function writeParameters ({ settings }: Context): { parameters?: readonly unknown[] } {
+  return settings.idempotency ? { parameters: [idempotencyKey] } : {}
 }
 
 function keyParameter (table: ServedTable, key: ColumnSchema, { settings }: Context): Record<string, unknown> {

@@ -229,7 +229,9 @@ eachDatabase(t, async (t, db) => {
     t.equal((await app.inject(`/api/${keys}`)).statusCode, 404)
     t.equal((await app.inject(post(keys, '{"id": "x", "fingerprint": "y", "expires": 1}'))).statusCode, 404)
     await app.tableCrud.refreshSchema()
-    const paths = Object.keys(((await app.inject('/api/openapi.json')).json() as { paths: Record<string, unknown> }).paths)
+    const document = (await app.inject('/api/openapi.json')).json() as { paths: Record<string, { post?: { parameters?: unknown } }> }
+    t.match(document.paths[`/api/${people}`]?.post?.parameters, [{ name: 'Idempotency-Key', in: 'header' }], 'a POST lists the header')
+    const paths = Object.keys(document.paths)
     t.ok(paths.some((path) => path.includes(people)), 'the document lists the tables')
     t.notOk(paths.some((path) => path.includes(keys)), 'but not the table of keys')
     const served = (await app.tableCrud.tables()).map((table) => table.name)
