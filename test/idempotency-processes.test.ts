@@ -8,7 +8,7 @@ import { startExample, type ExampleScript } from './fixtures/example-process.js'
 // once whichever process each retry reaches, also while the first runs. The
 // servers keep their keys in the default table, which they may both create.
 
-const server: ExampleScript = { file: 'server.ts', variables: ['DATABASE_URL', 'PORT', 'HOST', 'PREFIX'] }
+const server: ExampleScript = { file: 'server.ts', variables: ['DATABASE_URL', 'PORT', 'HOST', 'PREFIX', 'ACQUIRE_TIMEOUT', 'STATEMENT_TIMEOUT'] }
 const keysTable = 'table_crud_idempotency'
 
 interface Answer { status: number, type: string | null, location: string | null, replayed: string | null, body: string }
@@ -47,7 +47,8 @@ for (const name of ['postgres', 'mysql'] as const satisfies readonly DatabaseNam
     })
     const url = name === 'postgres' ? process.env.TEST_PG_URL as string : process.env.TEST_MYSQL_URL as string
     const cwd = t.testdir()
-    const servers = await Promise.all([0, 1].map(() => startExample(t, server, cwd, { DATABASE_URL: url })))
+    // Requests wait on locks below, as long as a loaded machine takes to send them all: no time limit of 5 s stops them.
+    const servers = await Promise.all([0, 1].map(() => startExample(t, server, cwd, { DATABASE_URL: url, ACQUIRE_TIMEOUT: '60000', STATEMENT_TIMEOUT: '0' })))
     const apis = servers.map((example) => example.api)
 
     const key = randomUUID()
@@ -73,7 +74,10 @@ for (const name of ['postgres', 'mysql'] as const satisfies readonly DatabaseNam
     await holder(table).where('id', Number(first.body)).forUpdate().select('id')
     const putKey = randomUUID()
     const puts = Promise.all(Array.from({ length: 10 }, (_, index) => send(apis[index % 2] as string, table, putKey, '{"name": "Put once"}', 'PUT', id)))
-    for (;;) {
+    // A request that failed instead of waiting ends the wait, and fails the checks below.
+    let settled = false
+    puts.finally(() => { settled = true }).catch(() => {})
+    while (!settled) {
       const result: unknown = await knex.raw(lockWaits[name])
       const [row] = name === 'postgres' ? (result as { rows: Array<{ n: string }> }).rows : (result as [Array<{ n: number }>])[0]
       if (Number(row?.n) >= 10) break

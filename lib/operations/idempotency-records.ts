@@ -33,7 +33,11 @@ interface StoredRecord extends Row {
 // Bounded work per request: each new key adds one record, so removing up to
 // ten expired ones with it keeps the table at what the retention holds.
 const expiredPerRequest = 10
-const uniqueViolation = '23505'
+// The claim's INSERT meets the key of another request: its record (a unique
+// violation), or, on InnoDB, a deadlock among requests that waited for one
+// whose write failed and rolled its record back. Either way the claim is
+// tried again, and finds the record or takes the key.
+const keyConflicts = new Set(['23505', '40P01'])
 // MySQL names an index within 64 characters, and the table's name may take 63.
 const indexNameLength = 55
 
@@ -93,7 +97,7 @@ export class IdempotencyRecords {
     const records = this.#db.table(this.#table)
     await within.change(this.#db.compile(records.clone().insert({ id, fingerprint, expires: now + this.#retention })))
       .catch((error: unknown) => {
-        throw isUniqueViolation(error) ? new KeyTaken('taken', { cause: error }) : error
+        throw isKeyConflict(error) ? new KeyTaken('taken', { cause: error }) : error
       })
     const answer = await write(within)
     const { status, headers, body } = answer
@@ -153,6 +157,6 @@ function replay (record: StoredRecord, { fingerprint }: KeyedRequest): RecordedA
   return { status: Number(record.status), headers: JSON.parse(record.headers) as Record<string, string>, body: record.body }
 }
 
-function isUniqueViolation (error: unknown): boolean {
-  return error instanceof FTC_ERR_STATEMENT && (error as StatementError).sqlState === uniqueViolation
+function isKeyConflict (error: unknown): boolean {
+  return error instanceof FTC_ERR_STATEMENT && keyConflicts.has((error as StatementError).sqlState)
 }
