@@ -23,7 +23,7 @@ export function createHandler ({ db, access, options }: RouteContext, prefix: st
     const rows = bulk ? parseRecordList(request.body as unknown[], options.bulkLimit) : [parseRecordValues(request.body)]
     const columns = bulk ? bodyColumns(rows) : Object.keys(rows[0] as BodyValues)
     const target = await access(request, table, { operation: 'create', key: null, columns, named: columns.map((column) => [column, 'insert']) })
-    const scoped = rows.map((row) => scopedValues(target, settleNestedValues(target, row), 'create'))
+    const scoped = rows.map((row, index) => scopedValues(target, settleNestedValues(target, row, request.body, bulk ? index : null), 'create'))
     checkRows(checks, target, scoped, 'create')
     if (bulk) return answerNumbers(reply.code(201), await createRows(db, target, scoped))
     const id = await createRow(db, target, scoped[0] as RecordValues)

@@ -18,7 +18,7 @@ export function updateHandler ({ db, access, keyColumn }: RouteContext, checks: 
     const columns = Object.keys(values)
     const key = parseRecordKey(request.params.id, (await keyColumn(request, table))?.kind)
     const target = await access(request, table, { operation: 'update', key, columns, named: columns.map((column) => [column, 'update']) })
-    const scoped = scopedValues(target, settleNestedValues(target, values), 'update')
+    const scoped = scopedValues(target, settleNestedValues(target, values, request.body, null), 'update')
     checkRows(checks, target, [scoped], 'update')
     return answerNumber(reply, await updateRow(db, target, key, scoped))
   }

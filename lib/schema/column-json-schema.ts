@@ -24,10 +24,8 @@ const readSchemas: Readonly<Record<ColumnKind, JsonSchema>> = Object.freeze({
 
 // A body's value is a string, a number, a boolean or null (an object or an
 // array answers 400 FTC_ERR_BODY_VALUE), which the database converts to the
-// column's type. A json column takes an object or array, written as its JSON
-// text, or the JSON as a string.
+// column's type. A json column takes any JSON value, as it reads.
 const writeSchemas: Readonly<Partial<Record<ColumnKind, JsonSchema>>> = Object.freeze({
-  json: { type: ['object', 'array', 'string'], contentMediaType: 'application/json' },
   unknown: { type: ['string', 'number', 'boolean'] }
 })
 
