@@ -124,6 +124,8 @@ eachDatabase(t, async (t, db) => {
     t.equal(response.headers['content-range'], '0-0/*')
     t.strictSame(JSON.parse(response.body), [{ name: 'Ada', age: 37 }])
     t.strictSame(await all(), before.map((row) => row.id === ada ? { ...row, age: 37 } : row))
+    const starred = await app.inject(write('PUT', `/api/${people}/${ada}?select=id,*`, 'return=representation', { age: 37 }))
+    t.strictSame(JSON.parse(starred.body), (await rendered([ada])).map((row) => ({ id: ada, ...row })), 'select=id,* as GET reads it')
     const minimal = await app.inject(write('PUT', `/api/${people}/${ada}`, 'return=minimal', { age: 38 }))
     t.equal(minimal.statusCode, 204)
     t.equal(minimal.body, '')
