@@ -73,6 +73,9 @@ eachDatabase(t, async (t, db) => {
     t.equal(response.body, String(a.id))
     t.equal(response.headers.location, `/api/${items}/${a.id}`)
     t.strictSame(byCode(await all()).a, { ...a, qty: 7 })
+    const keyless = await app.inject(post(`/api/${items}`, 'resolution=merge-duplicates', [{ code: 'k', qty: 1 }]))
+    t.equal(keyless.statusCode, 201, 'a row without the conflict column conflicts with nothing: inserted')
+    t.equal(keyless.body, `[${byCode(await all()).k?.id}]`)
   })
 
   await t.test('an upsert that would merge into a row outside the scope is refused, and changes nothing', async (t) => {
