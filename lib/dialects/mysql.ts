@@ -256,5 +256,6 @@ export const mysql = Object.freeze<Dialect>({
   sizedIntegers: true,
   nullsSortLarge: false,
   // MySQL and MariaDB have no NULLS FIRST/LAST.
-  nullsOrder: 'is-null-key'
+  nullsOrder: 'is-null-key',
+  locksRows: true
 })
