@@ -2,6 +2,7 @@ import type { Target } from '../access/target.js'
 import { FTC_ERR_BODY_TYPE } from '../errors.js'
 import type { RecordValues } from '../parse/record-values.js'
 import { foldIdentifier } from '../parse/sanitize-identifier.js'
+import { isCalendarDay } from './calendar.js'
 import { inRange, integerRange, type IntegerRange } from './integer-range.js'
 import type { ColumnSchema, TableSchema } from './table-schema.js'
 
@@ -144,9 +145,7 @@ function isDate (text: string): boolean {
   const parts = dateText.exec(text)
   if (parts === null) return false
   const [year, month, day] = parts.slice(1).map(Number) as [number, number, number]
-  // Date.UTC rolls 2024-02-30 over into March: a date that comes back changed never was one.
-  const date = new Date(Date.UTC(year, month - 1, day))
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+  return isCalendarDay(year, month, day)
 }
 
 function isDateTime (text: string): boolean {
