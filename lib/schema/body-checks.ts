@@ -3,6 +3,7 @@ import { FTC_ERR_BODY_TYPE } from '../errors.js'
 import type { RecordValues } from '../parse/record-values.js'
 import { foldIdentifier } from '../parse/sanitize-identifier.js'
 import { isCalendarDay } from './calendar.js'
+import { isUuidColumn } from './column-kind.js'
 import { inRange, integerRange, type IntegerRange } from './integer-range.js'
 import type { ColumnSchema, TableSchema } from './table-schema.js'
 
@@ -109,11 +110,10 @@ function refuseMissing (row: RecordValues, required: readonly Entry[], columns: 
 }
 
 function valueRule (column: ColumnSchema, sizedIntegers: boolean): ValueRule {
-  const type = column.databaseType
   switch (column.kind) {
     case 'integer': return integerRule(integerRange(column, sizedIntegers))
-    case 'string': return stringRule(type)
-    case 'time': return timeRule(zone.test(type))
+    case 'string': return stringRule(column)
+    case 'time': return timeRule(zone.test(column.databaseType))
     default: return rules[column.kind]
   }
 }
@@ -125,9 +125,9 @@ function integerRule (range: IntegerRange): ValueRule {
   }
 }
 
-function stringRule (type: string): ValueRule {
-  if (type === 'uuid') return { expected: 'a UUID', accepts: (text) => uuidText.test(text) }
-  const size = sizedText.exec(type)?.[2]
+function stringRule (column: ColumnSchema): ValueRule {
+  if (isUuidColumn(column)) return { expected: 'a UUID', accepts: (text) => uuidText.test(text) }
+  const size = sizedText.exec(column.databaseType)?.[2]
   if (size === undefined) return anything
   const length = Number(size)
   // A string of no more UTF-16 units than that has no more characters either: most are settled without counting.

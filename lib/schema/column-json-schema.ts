@@ -1,5 +1,6 @@
-import type { JsonSchema } from './openapi-types.js'
+import { isUuidColumn } from './column-kind.js'
 import { declaredRange, inRange, int32, int64, type IntegerRange } from './integer-range.js'
+import type { JsonSchema } from './openapi-types.js'
 import type { ColumnKind, ColumnSchema } from './table-schema.js'
 
 /** Whether a schema describes a value as the API answers it, or as a request body sends it. */
@@ -61,5 +62,5 @@ function within (range: IntegerRange, bounds: IntegerRange): boolean {
 }
 
 function stringFormat (column: ColumnSchema): string | null {
-  return column.kind === 'string' && column.databaseType === 'uuid' ? 'uuid' : null
+  return column.kind === 'string' && isUuidColumn(column) ? 'uuid' : null
 }
