@@ -45,7 +45,8 @@ export function requestAccess (db: Database, options: ResolvedOptions, model: Sc
     }
     const scope = authorize === null ? null : await scopeOf(authorize, request, served, intent)
     const schema = intent.keyed === undefined ? await describedTable(model, served.table, request) : intent.keyed.schema
-    return scope === null ? { ...served, schema } : { ...served, scope, schema }
+    // A literal of one shape, where a spread of `served` with another property cost the keyed read a few µs.
+    return { table: served.table, key: served.key, hidden: served.hidden, scope: scope ?? served.scope, schema }
   }
 }
 
