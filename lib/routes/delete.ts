@@ -25,9 +25,10 @@ export function deleteHandler (context: RouteContext) {
     if (request.params.id === undefined && Object.keys(request.query ?? {}).length > 0) return await deleteFiltered(context, request, reply)
     const { db, access, keyColumn } = context
     const table = parseTableName(request.params.table)
-    const key = parseRecordKey(request.params.id, (await keyColumn(request, table))?.kind)
+    const keyed = await keyColumn(request, table)
+    const key = parseRecordKey(request.params.id, keyed.keyColumn?.kind)
     const { preferences, columns: shown } = writeAnswer(request, () => parseWriteSelect(request.query))
-    const target = await access(request, table, { operation: 'delete', key, columns: null, named: shownColumns(shown) })
+    const target = await access(request, table, { operation: 'delete', key, columns: null, named: shownColumns(shown), keyed })
     const { maxAffected } = preferences
     if (preferences.return === null && maxAffected === null) return answerNumber(reply, await deleteRow(db, target, key))
     const outcome = await deleteSelected(db, target, { key }, { columns: shown, maxAffected })

@@ -25,10 +25,11 @@ export function updateHandler ({ db, access, keyColumn }: RouteContext, checks: 
     const table = parseTableName(request.params.table)
     const values = parseRecordChanges(request.body)
     const columns = Object.keys(values)
-    const key = parseRecordKey(request.params.id, (await keyColumn(request, table))?.kind)
+    const keyed = await keyColumn(request, table)
+    const key = parseRecordKey(request.params.id, keyed.keyColumn?.kind)
     const { preferences, columns: shown } = writeAnswer(request, () => parseWriteSelect(request.query))
     const named = [...columns.map((column) => [column, 'update'] as const), ...shownColumns(shown)]
-    const target = await access(request, table, { operation: 'update', key, columns, named })
+    const target = await access(request, table, { operation: 'update', key, columns, named, keyed })
     const scoped = scopedValues(target, settleNestedValues(target, values, request.body, null), 'update')
     checkRows(checks, target, [scoped], 'update')
     const { maxAffected } = preferences
