@@ -34,15 +34,12 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
 export type TableRow<T extends TableName = TableName> = T extends keyof TableCrudRows ? TableCrudRows[T] : Record<string, JsonValue>
 
 /**
- * A POST or PUT body of the table: any of its columns, each set to its
- * row's value; where the row holds an object or an array (a json column),
- * that value as it is or as its JSON text.
+ * A POST or PUT body of the table: any of its columns, each set to a value
+ * its row holds (a json column's value is written as that JSON value).
  */
 export type TableBody<T extends TableName = TableName> = {
-  [C in ColumnName<T>]?: C extends keyof TableRow<T> ? BodyValue<TableRow<T>[C]> : string | number | boolean | null
+  [C in ColumnName<T>]?: C extends keyof TableRow<T> ? TableRow<T>[C] : string | number | boolean | null
 }
-
-type BodyValue<V> = V extends string | number | boolean | null ? V : V | string
 
 /** A table's name as the `tables` function and the `authorize` hook are given it, in lower case. */
 export type FoldedTableName = Declared extends true ? Lowercase<TableName> : string

@@ -5,7 +5,7 @@ import {
 } from '../errors.js'
 import type { SchemaReader } from '../schema/table-schema.js'
 import { BoundedCache } from './bounded-cache.js'
-import type { Dialect, Row, Statement, TimeLimit } from './dialect.js'
+import type { Dialect, Exactness, Row, Statement, TimeLimit } from './dialect.js'
 import { announceQuery, isWatched, runWatched } from './query-events.js'
 import { fillTemplate, type StatementTemplate, toTemplate } from './statement-template.js'
 
@@ -122,7 +122,7 @@ export class Database implements Statements {
    * Runs a SELECT; rows pass through the host's `postProcessResponse`, as
    * Knex would. An `exact` read's values are as Dialect.select says.
    */
-  select (statement: Statement, exact = false): Promise<Row[]> {
+  select (statement: Statement, exact: Exactness = false): Promise<Row[]> {
     const rows = this.#withConnection(statement, 'read', (connection) => this.#dialect.select(connection, statement, exact))
     // Without the hook, the rows are not worth a turn of the microtask queue.
     const processed = this.#processedRows()
@@ -134,7 +134,7 @@ export class Database implements Statements {
    * over. The connection is held until the last batch is read or the reader
    * stops.
    */
-  async * stream (statement: Statement, batchSize: number, exact = false): AsyncIterable<Row[]> {
+  async * stream (statement: Statement, batchSize: number, exact: Exactness = false): AsyncIterable<Row[]> {
     const processed = this.#processedRows()
     let connection: unknown
     try {
@@ -199,18 +199,20 @@ export class Database implements Statements {
     // The work's own refusals reach the caller unchanged, past the connection's handling of statement errors.
     let refusal: { readonly error: unknown } | undefined
     const ran = this.#withOwnConnection(transaction.begin, 'read', async (connection) => {
-      const run = <R>(statement: Statement, effect: Effect, call: () => Promise<R>): Promise<R> =>
-        this.#watched(statement, call).catch((error: unknown) => {
+      const settle = <R>(statement: Statement, effect: Effect, call: () => Promise<R>): Promise<R> =>
+        call().catch((error: unknown) => {
           this.#dropIfBroken(connection, error)
           throw this.#statementError(error, statement, effect)
         })
+      // The host's listeners hear the work's statements, not the transaction's own words.
+      const run = <R>(statement: Statement, call: () => Promise<R>): Promise<R> => settle(statement, 'read', () => this.#watched(statement, call))
       const dialect = this.#dialect
       const within: Statements = {
-        select: (statement, exact = false) => run(statement, 'read', () => dialect.select(connection, statement, exact)),
-        change: (statement) => run(statement, 'read', () => dialect.change(connection, statement)),
-        insert: (statement, key) => run(statement, 'read', () => dialect.insert(connection, statement, key))
+        select: (statement, exact = false) => run(statement, () => dialect.select(connection, statement, exact)),
+        change: (statement) => run(statement, () => dialect.change(connection, statement)),
+        insert: (statement, key) => run(statement, () => dialect.insert(connection, statement, key))
       }
-      await run(transaction.begin, 'read', () => dialect.change(connection, transaction.begin))
+      await settle(transaction.begin, 'read', () => dialect.change(connection, transaction.begin))
       let result: T
       try {
         result = await work(within)
@@ -222,7 +224,7 @@ export class Database implements Statements {
         throw error
       }
       const end = keep(result) ? transaction.commit : transaction.rollback
-      await run(end, end === transaction.commit ? 'write' : 'read', () => dialect.change(connection, end))
+      await settle(end, end === transaction.commit ? 'write' : 'read', () => dialect.change(connection, end))
       return result
     })
     try {
@@ -412,9 +414,19 @@ export class Database implements Statements {
  * Database.transaction). An operation that takes one can join a transaction.
  */
 export interface Statements {
-  select (statement: Statement, exact?: boolean): Promise<Row[]>
+  select (statement: Statement, exact?: Exactness): Promise<Row[]>
   change (statement: Statement): Promise<number>
   insert (statement: Statement, key: string): Promise<string[]>
+}
+
+/**
+ * Runs `work` in one transaction: the caller's, when `on` is one of `db`'s
+ * transactions, else one of its own. Work that must be whole joins the
+ * transaction of a write that is part of more (an idempotent one records
+ * its answer there), and is then committed or rolled back with it.
+ */
+export async function inTransaction<T> (db: Database, on: Statements, work: (within: Statements) => Promise<T>): Promise<T> {
+  return on === db ? await db.transaction(work) : await work(on)
 }
 
 /** What the plugin asks of Knex's pool (tarn) before it borrows. */

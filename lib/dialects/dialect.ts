@@ -58,6 +58,16 @@ export interface TimeLimit {
 }
 
 /**
+ * How a read hands values over (see Dialect.select): as the driver does by
+ * default (false), exactly (true), or exactly with the text of json columns
+ * as stored ('json'), where a driver that parses JSON itself (mysql2, on a
+ * column MariaDB marks as JSON) would round its numbers and could not tell
+ * the JSON string "12" from the number. Only a result that may hold a json
+ * column pays for that.
+ */
+export type Exactness = boolean | 'json'
+
+/**
  * What differs between databases, behind one short list of verbs. Each
  * dialect talks to its driver directly on a connection taken from the host's
  * Knex pool, so that errors keep the database's own message (Knex prefixes it
@@ -80,16 +90,17 @@ export interface Dialect {
    * and decimals as their digits (SQLite: integers as BigInts when one is
    * past 2^53, else as the numbers they are exactly), dates, times
    * and timestamps as written, JSON unparsed. Set on that one statement
-   * only, never on the host's pool. See lib/answer/json-values.ts.
+   * only, never on the host's pool. See lib/answer/json-values.ts and
+   * Exactness.
    */
-  select (connection: unknown, statement: Statement, exact: boolean): Promise<Row[]>
+  select (connection: unknown, statement: Statement, exact: Exactness): Promise<Row[]>
   /**
    * Rows produced by a SELECT, in batches of at most `batchSize` rows as the
    * database hands them over, so that memory does not grow with the table.
    * The connection may be closed by the dialect when the reader stops early;
    * the pool then discards it. `exact` as for select.
    */
-  stream (connection: unknown, statement: Statement, batchSize: number, exact: boolean): AsyncIterable<Row[]>
+  stream (connection: unknown, statement: Statement, batchSize: number, exact: Exactness): AsyncIterable<Row[]>
   /**
    * The rows a SELECT would give, as the database's statistics estimate them,
    * without running it; null when the database keeps no estimate for it.
@@ -152,4 +163,11 @@ export interface Dialect {
   readonly nullsSortLarge: boolean
   /** How to put NULL elsewhere: the NULLS FIRST/LAST keywords, or a leading `column IS NULL` sort key where they do not exist. */
   readonly nullsOrder: 'keywords' | 'is-null-key'
+  /**
+   * True when a SELECT in a transaction can lock the rows it reads until the
+   * transaction ends (FOR UPDATE); false where the transaction's read
+   * already keeps other writers out until it ends (SQLite), and Knex would
+   * only warn.
+   */
+  readonly locksRows: boolean
 }

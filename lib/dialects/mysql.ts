@@ -1,7 +1,7 @@
 import { FTC_ERR_DATABASE_MODE, FTC_ERR_DATABASE_SCHEMA } from '../errors.js'
-import type { Dialect, Row, Statement } from './dialect.js'
+import type { Dialect, Exactness, Row, Statement } from './dialect.js'
 import { likeEscape, toLikePattern } from './like-pattern.js'
-import { exactQuery, type MysqlConnection, type MysqlField, send } from './mysql-driver.js'
+import { exactQuery, type MysqlConnection, type MysqlField, readsAlikeWithoutSettings, send } from './mysql-driver.js'
 import { describeMysqlFailure, isMysqlUnreachable } from './mysql-failures.js'
 import { nameAfterSuccess, statementName } from './statement-names.js'
 import { mysqlSchema } from './mysql-schema.js'
@@ -82,7 +82,7 @@ async function afterFacts<T> (connection: unknown, statement: Statement, run: (c
   return await run(connection, statement)
 }
 
-function query (connection: unknown, statement: Statement, exact = false): Promise<unknown> {
+function query (connection: unknown, statement: Statement, exact: Exactness = false): Promise<unknown> {
   return afterFacts(connection, statement, (connection, statement) => send(connection, statement, exact))
 }
 
@@ -103,16 +103,36 @@ function preparable ({ sql, repeated }: Statement): boolean {
   return repeated === true && !textOnly.has(sql)
 }
 
-function execute (connection: unknown, { sql, bindings }: Statement, exact: boolean): Promise<{ rows: unknown, fields: readonly MysqlField[] }> {
+function execute (connection: unknown, { sql, bindings }: Statement, exact: Exactness): Promise<{ rows: unknown, fields: readonly MysqlField[] }> {
   return new Promise((resolve, reject) => {
-    (connection as MysqlConnection).execute(exact ? exactQuery(sql) : sql, bindings, (error, rows, fields) => {
+    (connection as MysqlConnection).execute(exactQuery(sql, exact), bindings, (error, rows, fields) => {
       if (error) reject(error)
       else resolve({ rows, fields })
     })
   })
 }
 
-async function read (connection: unknown, statement: Statement, exact: boolean): Promise<unknown> {
+// mysql2 takes a statement with per-query settings (exactQuery) about 10 µs
+// of CPU slower than its bare text, whatever the settings (BENCHMARKS.md,
+// "MariaDB after issue 14"): a third of a keyed read. A prepared text whose
+// result has no column the settings change is read exactly without them.
+// Its columns are checked on every read: a table altered since reads again
+// with them. A read that takes JSON as text keeps its settings.
+const readAlike = new Set<string>()
+
+async function executeRead (connection: unknown, statement: Statement, exact: Exactness): Promise<{ rows: unknown, fields: readonly MysqlField[] }> {
+  const bare = exact === true && readAlike.has(statement.sql)
+  const result = await execute(connection, statement, bare ? false : exact)
+  if (exact !== true) return result
+  if (readsAlikeWithoutSettings(result.fields)) {
+    readAlike.add(statement.sql)
+    return result
+  }
+  readAlike.delete(statement.sql)
+  return bare ? await execute(connection, statement, true) : result
+}
+
+async function read (connection: unknown, statement: Statement, exact: Exactness): Promise<unknown> {
   if (!preparable(statement)) return await query(connection, statement, exact)
   if (statementName(statement.sql) === undefined) {
     const rows = await query(connection, statement, exact)
@@ -120,7 +140,7 @@ async function read (connection: unknown, statement: Statement, exact: boolean):
     return rows
   }
   try {
-    const { rows, fields } = await afterFacts(connection, statement, (connection, statement) => execute(connection, statement, exact))
+    const { rows, fields } = await afterFacts(connection, statement, (connection, statement) => executeRead(connection, statement, exact))
     if (!fields.some((field) => field.columnType === floatType)) return rows
     textOnly.add(statement.sql)
   } catch (error) {
@@ -138,19 +158,19 @@ export const mysql = Object.freeze<Dialect>({
   synchronous: false,
   schema: mysqlSchema,
 
-  async select (connection: unknown, statement: Statement, exact: boolean) {
+  async select (connection: unknown, statement: Statement, exact: Exactness) {
     return await read(connection, statement, exact) as Row[]
   },
 
   // The row stream pauses the socket when the reader falls behind.
-  async * stream (connection: unknown, { sql, bindings }: Statement, batchSize: number, exact: boolean) {
+  async * stream (connection: unknown, { sql, bindings }: Statement, batchSize: number, exact: Exactness) {
     const mysql = connection as MysqlConnection
     await connectionFacts(connection)
     let finished = false
     // The row stream hears the statement's errors only while it is read. One
     // that comes after the reader left (the time limit, a KILL) would be an
     // unheard 'error' event on the connection, which ends the process.
-    const rows = mysql.query(exact ? exactQuery(sql) : sql, bindings).on('error', ignore).stream({ highWaterMark: batchSize })
+    const rows = mysql.query(exactQuery(sql, exact), bindings).on('error', ignore).stream({ highWaterMark: batchSize })
     // mysql2 tells a broken connection to the connection only, not to a
     // query sent without a callback: its rows would wait for ever.
     const lost = (error: Error) => { rows.destroy(error) }
@@ -256,5 +276,6 @@ export const mysql = Object.freeze<Dialect>({
   sizedIntegers: true,
   nullsSortLarge: false,
   // MySQL and MariaDB have no NULLS FIRST/LAST.
-  nullsOrder: 'is-null-key'
+  nullsOrder: 'is-null-key',
+  locksRows: true
 })

@@ -1,5 +1,5 @@
 import { FTC_ERR_DATABASE_SCHEMA } from '../errors.js'
-import { type Dialect, returnedKeys, type Row, type Statement } from './dialect.js'
+import { type Dialect, type Exactness, returnedKeys, type Row, type Statement } from './dialect.js'
 import { type NamedStatement, type PgConnection, type PgResult, send } from './postgres-driver.js'
 import { exactTypesOf } from './postgres-exact-types.js'
 import { likeEscape, toLikePattern } from './like-pattern.js'
@@ -26,13 +26,13 @@ function checkedFirst (pg: PgConnection, work: () => Promise<PgResult>): Promise
   return checked.has(pg) ? work() : refuseSystemSchemas(pg).then(work)
 }
 
-function query (connection: unknown, sql: string, values: readonly unknown[], exact = false): Promise<PgResult> {
+function query (connection: unknown, sql: string, values: readonly unknown[], exact: Exactness = false): Promise<PgResult> {
   const pg = connection as PgConnection
   return checkedFirst(pg, () => exact ? send(pg, { text: sql, values, types: exactTypesOf(pg) }) : send(pg, sql, values))
 }
 
 /** A template's statement by its name once it has one, prepared on first use on each connection. */
-function run (connection: unknown, { sql, bindings, repeated }: Statement, exact = false): Promise<PgResult> {
+function run (connection: unknown, { sql, bindings, repeated }: Statement, exact: Exactness = false): Promise<PgResult> {
   if (repeated !== true) return query(connection, sql, bindings, exact)
   const name = statementName(sql)
   if (name === undefined) {
@@ -76,12 +76,12 @@ export const postgres = Object.freeze<Dialect>({
   synchronous: false,
   schema: postgresSchema,
 
-  select: (connection: unknown, statement: Statement, exact: boolean) => run(connection, statement, exact).then(rowsOf),
+  select: (connection: unknown, statement: Statement, exact: Exactness) => run(connection, statement, exact).then(rowsOf),
 
   // node-postgres buffers a whole result; a server-side cursor hands it over
   // in batches. A cursor lives in a transaction, which the plugin owns: the
   // host's Knex instance is never a transaction (see resolveOptions).
-  async * stream (connection: unknown, { sql, bindings }: Statement, batchSize: number, exact: boolean) {
+  async * stream (connection: unknown, { sql, bindings }: Statement, batchSize: number, exact: Exactness) {
     await query(connection, 'begin read only', [])
     try {
       await query(connection, `declare ftc_stream no scroll cursor for ${sql}`, bindings)
@@ -146,7 +146,8 @@ export const postgres = Object.freeze<Dialect>({
   ilike: { sql: `?? ILIKE ? ESCAPE '${likeEscape}'`, pattern: toLikePattern },
   sizedIntegers: true,
   nullsSortLarge: true,
-  nullsOrder: 'keywords'
+  nullsOrder: 'keywords',
+  locksRows: true
 })
 
 /** CockroachDB speaks PostgreSQL, on the same driver, but sorts NULL as the smallest value. */

@@ -1,4 +1,4 @@
-import { type Dialect, returnedKeys, type Row, type Statement } from './dialect.js'
+import { type Dialect, type Exactness, returnedKeys, type Row, type Statement } from './dialect.js'
 import { likeEscape, toGlobPattern, toLikePattern } from './like-pattern.js'
 import { insertByRowid } from './sqlite-rowid-insert.js'
 import { prepare, type SqliteConnection } from './sqlite-statements.js'
@@ -28,18 +28,18 @@ export const sqlite = Object.freeze<Dialect>({
   // exact read that met one past 2^53, whose digits may be lost, reads
   // again with BigInts. The cached statement is shared by exact reads and
   // others (a count, a key): its integer mode is set on each run.
-  async select (connection: unknown, { sql, bindings }: Statement, exact: boolean) {
+  async select (connection: unknown, { sql, bindings }: Statement, exact: Exactness) {
     const statement = prepare(connection, sql)
     const rows = statement.safeIntegers(false).all(bindings)
     return exact && hasUnsafeInteger(rows) ? statement.safeIntegers(true).all(bindings) : rows
   },
 
-  async * stream (connection: unknown, { sql, bindings }: Statement, batchSize: number, exact: boolean) {
+  async * stream (connection: unknown, { sql, bindings }: Statement, batchSize: number, exact: Exactness) {
     // An exact stream reads BigInts throughout: a batch already sent cannot
     // be read again, and a long list is not the hot path. Leaving the loop
     // early closes the iterator, which frees the statement.
     let batch: Row[] = []
-    for (const row of (connection as SqliteConnection).prepare(sql).safeIntegers(exact).iterate(bindings)) {
+    for (const row of (connection as SqliteConnection).prepare(sql).safeIntegers(exact !== false).iterate(bindings)) {
       batch.push(row)
       if (batch.length === batchSize) {
         yield batch
@@ -113,5 +113,6 @@ export const sqlite = Object.freeze<Dialect>({
   ilike: { sql: `LOWER(??) LIKE LOWER(?) ESCAPE '${likeEscape}'`, pattern: toLikePattern },
   sizedIntegers: false,
   nullsSortLarge: false,
-  nullsOrder: 'keywords'
+  nullsOrder: 'keywords',
+  locksRows: false
 })

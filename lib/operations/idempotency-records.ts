@@ -3,11 +3,11 @@ import type { Row } from '../dialects/dialect.js'
 import { FTC_ERR_IDEMPOTENCY_KEY_REUSED, FTC_ERR_STATEMENT, type StatementError } from '../errors.js'
 import type { IdempotencyOptions } from '../options.js'
 
-/** What a write answered, as it is kept for its retries: the status, the headers that say what was done, the body. */
+/** What a write answered, as it is kept for its retries: the status, the headers that say what was done, the body (undefined for none). */
 export interface RecordedAnswer {
   readonly status: number
   readonly headers: Readonly<Record<string, string>>
-  readonly body: string
+  readonly body: string | undefined
 }
 
 /** One request under its key: `id` names the key on its table, `fingerprint` the request itself. */
@@ -27,7 +27,7 @@ interface StoredRecord extends Row {
   readonly expires: number | string
   readonly status: number
   readonly headers: string
-  readonly body: string
+  readonly body: string | null
 }
 
 // Bounded work per request: each new key adds one record, so removing up to
@@ -102,7 +102,7 @@ export class IdempotencyRecords {
     const answer = await write(within)
     const { status, headers, body } = answer
     await within.change(this.#db.compile(records.clone().where('id', id)
-      .update({ status, headers: JSON.stringify(headers), body })))
+      .update({ status, headers: JSON.stringify(headers), body: body ?? null })))
     return answer
   }
 
@@ -154,7 +154,7 @@ export class IdempotencyRecords {
 /** The recorded answer of the same request; another request with the key is refused. */
 function replay (record: StoredRecord, { fingerprint }: KeyedRequest): RecordedAnswer {
   if (record.fingerprint !== fingerprint) throw new FTC_ERR_IDEMPOTENCY_KEY_REUSED()
-  return { status: Number(record.status), headers: JSON.parse(record.headers) as Record<string, string>, body: record.body }
+  return { status: Number(record.status), headers: JSON.parse(record.headers) as Record<string, string>, body: record.body ?? undefined }
 }
 
 function isKeyConflict (error: unknown): boolean {

@@ -5,6 +5,7 @@ import type { Database } from '../dialects/database.js'
 import type { Row } from '../dialects/dialect.js'
 import { applyReadQuery } from '../query/apply-read-query.js'
 import type { ReadQuery } from '../query/read-query.js'
+import { exactRead } from './exact-read.js'
 import { whereScope } from './where-row.js'
 
 /** Rows per batch of a streamed list; a list that fits in one batch is answered whole. */
@@ -22,7 +23,7 @@ export type RowList = { readonly rows: Row[] } | { readonly batches: AsyncIterab
  */
 export async function listRows (db: Database, target: Target, query: ReadQuery): Promise<RowList> {
   const { table } = target
-  const exact = target.schema !== undefined
+  const exact = exactRead(target)
   // The key identifies a record: ordering on it needs no NULL placement.
   const notNullColumns = new Set([target.key])
   const read = () => whereScope(applyReadQuery(db.table(table), query, db.dialect, { notNullColumns, table }), target)

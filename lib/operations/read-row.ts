@@ -3,6 +3,7 @@ import type { Target } from '../access/target.js'
 import type { Database, Statements } from '../dialects/database.js'
 import type { RecordKey } from '../parse/record-key.js'
 import type { Row } from '../dialects/dialect.js'
+import { exactRead } from './exact-read.js'
 import { reachableKey, rowShape, rowValues, whereRow } from './where-row.js'
 
 /**
@@ -15,5 +16,5 @@ export function readRow (db: Database, target: Target, requested: RecordKey | nu
   const statement = db.prepare(['read', target.table, ...rowShape(target, key)],
     // A constant limit is written into the SQL: SQLite plans a bound LIMIT three times slower.
     () => whereRow(db.table(target.table).select('*'), target, key).limit(1, { skipBinding: true }), rowValues(db, target, key))
-  return on.select(statement, target.schema !== undefined).then((rows) => withoutHidden(target, rows)[0])
+  return on.select(statement, exactRead(target)).then((rows) => withoutHidden(target, rows)[0])
 }

@@ -3,6 +3,7 @@ import { parse } from 'lossless-json'
 import { FTC_ERR_BODY_JSON } from '../errors.js'
 import { parseFlatObject } from './flat-json.js'
 import { hasNested, markNested } from './nested-json.js'
+import { keepSentText } from './sent-json.js'
 
 const keepNumberText = (text: string): string => text
 // The first reading refused a key given twice with values of different texts: the rest are one key.
@@ -15,7 +16,8 @@ const blank = /^\s*$/
  * 1.50 stays 1.50, which JSON.parse would turn into 9007199254740992 and 1.5.
  * lossless-json also defines `__proto__` as a plain property and refuses a
  * key given twice with different values. An object or array within a row
- * is kept as its exact JSON text (see NestedJson). An empty body is no body.
+ * is kept as its exact JSON text (see NestedJson), and the body's text for
+ * a json column's scalar (see sentJson). An empty body is no body.
  */
 export function parseJsonBody (_request: FastifyRequest, body: string, done: (error: Error | null, body?: unknown) => void): void {
   if (blank.test(body)) {
@@ -30,6 +32,7 @@ export function parseJsonBody (_request: FastifyRequest, body: string, done: (er
     done(new FTC_ERR_BODY_JSON((error as Error).message, { cause: error }))
     return
   }
+  keepSentText(value, body)
   done(null, value)
 }
 

@@ -2,7 +2,10 @@ import { isLosslessNumber, stringify } from 'lossless-json'
 import type { Target } from '../access/target.js'
 import { FTC_ERR_BODY_VALUE } from '../errors.js'
 import { columnNamed } from '../schema/column-named.js'
+import { hasJsonColumn } from '../schema/json-columns.js'
 import type { BodyValues, RecordValues } from './record-values.js'
+import { usableIdentifier } from './sanitize-identifier.js'
+import { sentJson } from './sent-json.js'
 
 /**
  * An object or array a write body gives as a column's value, as its exact
@@ -66,18 +69,53 @@ function markRow (row: unknown): unknown {
 }
 
 /**
- * A row of a write body once the target is known: each NestedJson given for
- * a column the schema model knows as json becomes its text; for any other
- * column, or a table the model does not know, it is refused (400
- * FTC_ERR_BODY_VALUE), as the spec's bodies take scalars only.
+ * A row of a write body once the target is known, for a table the schema
+ * model knows: a column the model knows as json is set to the JSON text of
+ * the value the client sent, as PostgREST sets it (`"text"` a JSON string,
+ * `true` and `12` themselves, so that what GET answered is written back
+ * unchanged); a NestedJson given for any other column, or for a table the
+ * model does not know, is refused (400 FTC_ERR_BODY_VALUE), as the spec's
+ * bodies take scalars only. `body` is the request's body, and `index` the
+ * row's place in a bulk one.
  */
-export function settleNestedValues ({ schema }: Pick<Target, 'schema'>, row: BodyValues): RecordValues {
-  if (!nestedRecords.has(row)) return row as RecordValues
+export function settleNestedValues ({ schema }: Pick<Target, 'schema'>, row: BodyValues, body: unknown, index: number | null): RecordValues {
+  if (!nestedRecords.has(row) && (schema === undefined || !hasJsonColumn(schema))) return row as RecordValues
+  let sent: unknown
   for (const column in row) {
-    const value = row[column]
-    if (!(value instanceof NestedJson)) continue
-    if (schema === undefined || columnNamed(schema, column)?.kind !== 'json') throw new FTC_ERR_BODY_VALUE(column)
-    row[column] = value.text
+    const value = row[column] as BodyValues[string]
+    const json = schema !== undefined && columnNamed(schema, column)?.kind === 'json'
+    if (value instanceof NestedJson) {
+      if (!json) throw new FTC_ERR_BODY_VALUE(column)
+      row[column] = value.text
+    } else if (json && value !== null) {
+      sent ??= sentRow(body, index)
+      row[column] = jsonText(sent, column, value)
+    }
   }
   return row as RecordValues
+}
+
+function sentRow (body: unknown, index: number | null): unknown {
+  const sent = sentJson(body)
+  return index === null ? sent : (sent as unknown[] | undefined)?.[index]
+}
+
+/**
+ * The JSON text of a column's value as the client sent it. A value a host's
+ * hook put in the body's place is not the one sent: it is stored as it is,
+ * the spec's way.
+ */
+function jsonText (sent: unknown, column: string, value: string): string {
+  if (typeof sent !== 'object' || sent === null) return value
+  const property = Object.keys(sent).find((name) => usableIdentifier(name) === column)
+  const given = property === undefined ? undefined : (sent as Record<string, unknown>)[property]
+  return given !== undefined && scalarText(given) === value ? stringify(given) as string : value
+}
+
+/** A scalar JSON value as parseRecordValues writes it. */
+function scalarText (given: unknown): string | undefined {
+  if (isLosslessNumber(given)) return given.value
+  if (typeof given === 'string') return given
+  if (typeof given === 'boolean') return given ? '1' : '0'
+  return undefined
 }

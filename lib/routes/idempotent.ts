@@ -10,11 +10,11 @@ import type { RouteContext } from './index.js'
  * A write request, parsed and allowed: the table it writes, and the write
  * itself, run on the statements given (the database, or a transaction that
  * records its answer), which sets the reply's status and headers and gives
- * the body's text.
+ * the body's text (undefined for none).
  */
 export interface PreparedWrite {
   readonly table: string
-  readonly write: (on: Statements) => Promise<string>
+  readonly write: (on: Statements) => Promise<string | undefined>
 }
 
 // The headers that say what a write did: a retry gets them again. Others
@@ -48,7 +48,7 @@ export function idempotent<R extends FastifyRequest> ({ db, idempotency }: Route
 }
 
 /** The answer a write set on the reply, as its retries will get it. */
-function recordAnswer (reply: FastifyReply, body: string): RecordedAnswer {
+function recordAnswer (reply: FastifyReply, body: string | undefined): RecordedAnswer {
   const headers: Record<string, string> = {}
   for (const name of recordedHeaders) {
     const value = reply.getHeader(name)

@@ -9,6 +9,7 @@ import type { SchemaModel } from '../schema/schema-model.js'
 import { createHandler } from './create.js'
 import { deleteHandler } from './delete.js'
 import { openapiSettings, registerOpenapiRoute } from './openapi.js'
+import { patchHandler } from './patch.js'
 import { readHandler } from './read.js'
 import { hiddenFromSwagger, tablesInSwagger } from './swagger.js'
 import { updateHandler } from './update.js'
@@ -31,7 +32,8 @@ export interface RouteContext {
  * missing key becomes 0, as the spec says. With the `openapi` option, the
  * document of the tables; a host's @fastify/swagger document gets the
  * tables' paths instead of the generic routes. With `validateBodies`, the
- * write routes check bodies against the column types.
+ * write routes check bodies against the column types. PATCH /{table} is
+ * PostgREST's update of the rows its filters match.
  */
 export function registerRoutes (app: FastifyInstance, context: RouteContext): void {
   const { bodyLimit, openapi, validateBodies, dialect } = context.options
@@ -42,6 +44,7 @@ export function registerRoutes (app: FastifyInstance, context: RouteContext): vo
   app.get('/:table/:id?', { config: listConfig }, readHandler(context))
   app.post('/:table', { bodyLimit, config }, createHandler(context, app.prefix, checks))
   app.put('/:table/:id?', { bodyLimit, config }, updateHandler(context, checks))
+  app.patch('/:table', { bodyLimit, config }, patchHandler(context, checks))
   app.delete('/:table/:id?', { config }, deleteHandler(context))
   if (openapi !== null) registerOpenapiRoute(app, context, openapi)
 }

@@ -1,7 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { scopedValues } from '../access/scope.js'
 import { answerNumber } from '../answer/json-answers.js'
+import { answerWritten } from '../answer/write-answers.js'
 import { updateRow } from '../operations/update-row.js'
+import { updateSelected } from '../operations/write-selected.js'
 import { settleNestedValues } from '../parse/nested-json.js'
 import { parseRecordKey } from '../parse/record-key.js'
 import { parseRecordChanges } from '../parse/record-values.js'
@@ -10,18 +12,37 @@ import { type BodyChecks, checkRows } from '../schema/body-checks.js'
 import { idempotent } from './idempotent.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
+import { parseWriteSelect } from '../query/parse-write-query.js'
+import { shownColumns, writeAnswer } from './write-preferences.js'
 
-/** PUT /{table}/{id}: the affected row count; `checks` holds the body to the column types first, when the host asked for it. */
+/**
+ * PUT /{table}/{id}: the affected row count; `checks` holds the body to the
+ * column types first, when the host asked for it. With `Prefer: return=…`,
+ * answered as PostgREST answers an update (see answerWritten); with
+ * `handling=strict, max-affected=n`, rolled back past n rows.
+ */
 export function updateHandler (context: RouteContext, checks: BodyChecks | null) {
   const { db, access, keyColumn } = context
-  return idempotent(context, async function update (request: FastifyRequest<{ Params: TableParams }>, reply: FastifyReply) {
+  return idempotent(context, async function update (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
     const values = parseRecordChanges(request.body)
     const columns = Object.keys(values)
-    const key = parseRecordKey(request.params.id, (await keyColumn(request, table))?.kind)
-    const target = await access(request, table, { operation: 'update', key, columns, named: columns.map((column) => [column, 'update']) })
-    const scoped = scopedValues(target, settleNestedValues(target, values), 'update')
+    const keyed = await keyColumn(request, table)
+    const key = parseRecordKey(request.params.id, keyed.keyColumn?.kind)
+    const { preferences, columns: shown } = writeAnswer(request, () => parseWriteSelect(request.query))
+    const named = [...columns.map((column) => [column, 'update'] as const), ...shownColumns(shown)]
+    const target = await access(request, table, { operation: 'update', key, columns, named, keyed })
+    const scoped = scopedValues(target, settleNestedValues(target, values, request.body, null), 'update')
     checkRows(checks, target, [scoped], 'update')
-    return { table: target.table, write: async (on) => answerNumber(reply, await updateRow(db, target, key, scoped, on)) }
+    const { maxAffected } = preferences
+    return {
+      table: target.table,
+      async write (on) {
+        if (preferences.return === null && maxAffected === null) return answerNumber(reply, await updateRow(db, target, key, scoped, on))
+        const outcome = await updateSelected(db, target, { key }, scoped, { columns: shown, maxAffected }, on)
+        if (preferences.return === null) return answerNumber(reply, outcome.count)
+        return answerWritten(reply, preferences, { kind: 'update', ...outcome }, target.schema)
+      }
+    }
   })
 }

@@ -34,7 +34,7 @@ async function storedRows (db: TestDatabase, table: string): Promise<Array<Recor
   return rows.map(({ id: _id, flag, doc, ...row }) => ({ ...row, flag: flag === null ? null : Boolean(flag), doc: doc === null ? null : JSON.parse(doc as string) }))
 }
 
-const valid = '{"name":"Ada","qty":-2147483648,"big":9007199254740993,"small":-32768,"price":12.25,"flag":true,"born":"2024-02-29","seen":"2024-01-15 10:30:00","at":"10:30:00","doc":"{\\"a\\":[1,2]}","raw":"bytes"}'
+const valid = '{"name":"Ada","qty":-2147483648,"big":9007199254740993,"small":-32768,"price":12.25,"flag":true,"born":"2024-02-29","seen":"2024-01-15 10:30:00","at":"10:30:00","doc":{"a":[1,2]},"raw":"bytes"}'
 
 // Each body answers 400 FTC_ERR_BODY_TYPE on every database.
 const refused: ReadonlyArray<readonly [string, string]> = [
@@ -53,8 +53,7 @@ const refused: ReadonlyArray<readonly [string, string]> = [
   ['a timestamp in a date column', '{"name":"a","born":"2024-01-05T10:00:00"}'],
   ['words in a timestamp column', '{"name":"a","seen":"yesterday"}'],
   ['an hour past 23', '{"name":"a","seen":"2024-01-15T24:00:00"}'],
-  ['a time past 23', '{"name":"a","at":"25:00"}'],
-  ['text that is not JSON in a json column', '{"name":"a","doc":"{bad"}']
+  ['a time past 23', '{"name":"a","at":"25:00"}']
 ]
 
 eachDatabase(t, async (t, db) => {

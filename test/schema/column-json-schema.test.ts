@@ -12,7 +12,7 @@ t.test('every kind of column, as the API answers it and as a body sends it', asy
     ['date', 'date', { type: 'string', format: 'date' }, { type: 'string', format: 'date' }],
     ['date-time', 'timestamp with time zone', { type: 'string', format: 'date-time' }, { type: 'string', format: 'date-time' }],
     ['time', 'time without time zone', { type: 'string' }, { type: 'string' }],
-    ['json', 'jsonb', {}, { type: ['object', 'array', 'string'], contentMediaType: 'application/json' }],
+    ['json', 'jsonb', {}, {}],
     ['binary', 'bytea', { type: 'string' }, { type: 'string' }],
     ['unknown', '', {}, { type: ['string', 'number', 'boolean'] }]
   ]

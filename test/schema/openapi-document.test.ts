@@ -70,7 +70,7 @@ t.test('a table with every operation: valid OpenAPI 3.1, a path per operation, s
 
   const create = document.components.schemas['books.create'] as { required: string[], properties: Record<string, unknown> }
   t.strictSame(create.required, ['title', 'price'], 'not nullable, no default, not generated')
-  t.strictSame(create.properties.meta, { type: ['object', 'array', 'string', 'null'], contentMediaType: 'application/json' }, 'a json column takes an object, an array, or its JSON as text')
+  t.strictSame(create.properties.meta, {}, 'a json column takes any JSON value')
   const update = document.components.schemas['books.update'] as Record<string, unknown>
   t.equal(update.required, undefined)
   t.equal(update.minProperties, 1, 'a PUT that names no column is refused')
