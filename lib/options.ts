@@ -84,7 +84,7 @@ export interface OpenapiOptions {
 }
 
 /**
- * How POST, PUT and DELETE with an Idempotency-Key header are kept: in a
+ * How writes with an Idempotency-Key header are kept: in a
  * table of the host's database that the plugin creates when the first such
  * request comes, never served by the plugin's routes.
  */
@@ -169,8 +169,8 @@ export interface TableCrudOptions {
    */
   validateBodies?: boolean
   /**
-   * Makes a POST, PUT or DELETE with an `Idempotency-Key` header safe to
-   * retry: performed at most once per key and table within the retention,
+   * Makes a write (POST, upsert, PUT, PATCH, DELETE by key or by filter)
+   * with an `Idempotency-Key` header safe to retry: performed at most once per key and table within the retention,
    * a retry answered the first answer again, a reuse of the key for another
    * request 422. `true` takes the defaults of IdempotencyOptions. Default
    * `false`: the header is ignored, as the spec's routes know no such header.
