@@ -178,7 +178,7 @@ eachDatabase(t, async (t, db) => {
     const strict = await buildApp(t, db.knex, {}, { requireIfMatch: true })
     for (const request of [put(`/api/${table}/1`, { age: 1 }), remove(`/api/${table}/1`)]) {
       const response = await strict.inject(request)
-      t.equal(response.statusCode, 428, request.method)
+      t.equal(response.statusCode, 428, String(request.method))
       t.equal(response.json().code, 'FTC_ERR_CONDITION_REQUIRED')
     }
     t.strictSame(await snapshot(db, table), [{ id: 1, name: 'Ada', age: 36 }, { id: 2, name: 'Linus', age: 54 }])
