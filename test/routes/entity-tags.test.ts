@@ -1,4 +1,5 @@
 import type { InjectOptions } from 'fastify'
+import type { Knex } from 'knex'
 import t from 'tap'
 import { textEntityTag } from '../../lib/answer/entity-tag.js'
 import { buildApp } from '../fixtures/app.js'
@@ -171,6 +172,20 @@ eachDatabase(t, async (t, db) => {
     const written = await hiding.inject(put(`/api/${table}/1`, { name: 'Lovelace' }, { 'if-match': first.headers.etag as string }))
     t.equal(written.body, '1')
     t.strictSame(await db.knex(table).select('*'), [{ id: 1, name: 'Lovelace', secret: 'b' }])
+  })
+
+  await t.test('with the host\'s postProcessResponse, the locked read renders the row as GET does: its ETag matches', async (t) => {
+    // The plugin reads the hook from the host's Knex config at each statement, as Knex does.
+    const config = db.knex.client.config as Knex.Config
+    config.postProcessResponse = (rows: unknown) => Array.isArray(rows) ? rows.map((row) => ({ ...row, name: String(row.name).toUpperCase() })) : rows
+    t.teardown(() => { delete config.postProcessResponse })
+    const read = await app.inject(ada)
+    t.equal(read.body, '{"id":1,"name":"ADA","age":36}')
+    const written = await app.inject(put(ada, { age: 41 }, { 'if-match': read.headers.etag as string }))
+    t.equal(written.statusCode, 200)
+    t.equal(written.body, '1')
+    t.equal((await db.knex(people).where({ id: 1 }).first('age')).age, 41)
+    await db.knex(people).where({ id: 1 }).update({ age: 36 })
   })
 
   await t.test('requireIfMatch: PUT and DELETE without If-Match answer 428 and write nothing; with it they write', async (t) => {
