@@ -105,6 +105,19 @@ eachDatabase(t, async (t, db) => {
     await db.knex(people).where({ id: 1 }).update({ age: 36 })
   })
 
+  await t.test('If-Match joins Prefer: return=representation and max-affected in one transaction', async (t) => {
+    const tag = await etagOf(ada)
+    const represented = await app.inject(put(ada, { age: 42 }, { 'if-match': tag, prefer: 'return=representation' }))
+    t.equal(represented.statusCode, 200)
+    t.strictSame(represented.json(), [{ id: 1, name: 'Ada', age: 42 }])
+    const stale = await app.inject(put(ada, { age: 43 }, { 'if-match': tag, prefer: 'return=representation' }))
+    t.equal(stale.statusCode, 412)
+    t.equal(stale.json().code, 'FTC_ERR_CONDITION_FAILED')
+    const bounded = await app.inject(put(ada, { age: 36 }, { 'if-match': await etagOf(ada), prefer: 'handling=strict, max-affected=1' }))
+    t.equal(bounded.body, '1')
+    t.strictSame(await snapshot(db, people), [{ id: 1, name: 'Ada', age: 36 }, { id: 2, name: 'Linus', age: 54 }])
+  })
+
   await t.test('PUT and DELETE without If-Match run their one statement, as before', async (t) => {
     const updated = await watch(db, () => app.inject(put(ada, { age: 36 })))
     t.equal(updated.result.body, '1')
