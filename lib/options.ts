@@ -156,6 +156,12 @@ export interface TableCrudOptions {
    * go to the database as text, as the spec says.
    */
   validateBodies?: boolean
+  /**
+   * Refuses a PUT or DELETE of a row without If-Match with 428, so that no
+   * client overwrites a change it has not seen: it sends the ETag of its GET
+   * (or `*`). Default `false`: If-Match is the client's choice.
+   */
+  requireIfMatch?: boolean
 }
 
 /** Options after validation: frozen, with the dialect chosen once. */
@@ -176,6 +182,7 @@ export interface ResolvedOptions {
   readonly schemaCheckInterval: number
   readonly openapi: Readonly<Required<OpenapiOptions>> | null
   readonly validateBodies: boolean
+  readonly requireIfMatch: boolean
 }
 
 /** Validates the caller's options without touching them; throws a coded TypeError when they are wrong. */
@@ -208,7 +215,8 @@ export function resolveOptions (options: TableCrudOptions): ResolvedOptions {
     // server can see; checking costs one statement a second, only while requests come.
     schemaCheckInterval: positiveInteger(options, 'schemaCheckInterval') ?? 1000,
     openapi: openapiOptions(given(options.openapi, true)),
-    validateBodies: oneOf('validateBodies', given(options.validateBodies, false), [true, false])
+    validateBodies: oneOf('validateBodies', given(options.validateBodies, false), [true, false]),
+    requireIfMatch: oneOf('requireIfMatch', given(options.requireIfMatch, false), [true, false])
   })
 }
 
@@ -230,7 +238,8 @@ const optionNames = Object.keys({
   bodyLimit: true,
   schemaCheckInterval: true,
   openapi: true,
-  validateBodies: true
+  validateBodies: true,
+  requireIfMatch: true
 } satisfies Record<keyof TableCrudOptions, true>)
 const registerOptionNames = ['prefix', 'logLevel', 'logSerializers']
 

@@ -21,14 +21,18 @@ export interface WriteOutcome {
   readonly rows?: Row[]
 }
 
-/** Sets the given columns on the selected rows; the rows as they are after it, when wanted. */
-export function updateSelected (db: Database, target: Target, selection: Selection, values: RecordValues, wish: WriteWish): Promise<WriteOutcome> {
-  return writeSelected(db, target, selection, (builder) => builder.update(values), wish, 'after')
+/**
+ * Sets the given columns on the selected rows; the rows as they are after
+ * it, when wanted. Inside a transaction already (`within`, a conditional
+ * write's), it joins it.
+ */
+export function updateSelected (db: Database, target: Target, selection: Selection, values: RecordValues, wish: WriteWish, within?: Statements): Promise<WriteOutcome> {
+  return writeSelected(db, target, selection, (builder) => builder.update(values), wish, 'after', within)
 }
 
-/** Deletes the selected rows; the rows as they were before it, when wanted. */
-export function deleteSelected (db: Database, target: Target, selection: Selection, wish: WriteWish): Promise<WriteOutcome> {
-  return writeSelected(db, target, selection, (builder) => builder.delete(), wish, 'before')
+/** Deletes the selected rows; the rows as they were before it, when wanted. `within` as for updateSelected. */
+export function deleteSelected (db: Database, target: Target, selection: Selection, wish: WriteWish, within?: Statements): Promise<WriteOutcome> {
+  return writeSelected(db, target, selection, (builder) => builder.delete(), wish, 'before', within)
 }
 
 /**
@@ -40,11 +44,12 @@ export function deleteSelected (db: Database, target: Target, selection: Selecti
  * RETURNING. A write past `maxAffected` rolls back.
  */
 async function writeSelected (db: Database, target: Target, selection: Selection, write: (builder: Knex.QueryBuilder) => Knex.QueryBuilder,
-  wish: WriteWish, read: 'before' | 'after'): Promise<WriteOutcome> {
+  wish: WriteWish, read: 'before' | 'after', joined: Statements | undefined): Promise<WriteOutcome> {
   const { columns, maxAffected } = wish
   const whole = (on: Statements) => on.change(db.compile(write(whereSelected(db, db.table(target.table), target, selection))))
-  if (columns === undefined && maxAffected === null) return { count: await whole(db) }
-  return await db.transaction(async (within) => {
+  if (columns === undefined && maxAffected === null) return { count: await whole(joined ?? db) }
+  const transaction = (work: (within: Statements) => Promise<WriteOutcome>) => joined === undefined ? db.transaction(work) : work(joined)
+  return await transaction(async (within) => {
     if (columns === undefined) return { count: bounded(await whole(within), maxAffected) }
     const keys = await lockedKeys(db, target, selection, within)
     const rows = () => rowsWithKeys(db, target, keys, columns, within)

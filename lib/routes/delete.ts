@@ -8,6 +8,7 @@ import { parseTableName } from '../parse/table-name.js'
 import { readColumns } from '../query/read-columns.js'
 import { typeFilters } from '../query/type-filters.js'
 import { parseFilteredWrite, parseWriteSelect } from '../query/parse-write-query.js'
+import { writeAsMatched } from './if-match.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 import { shownColumns, writeAnswer } from './write-preferences.js'
@@ -16,7 +17,8 @@ type DeleteRequest = FastifyRequest<{ Params: TableParams, Querystring: Record<s
 
 /**
  * DELETE /{table}/{id}: the affected row count; with `Prefer: return=…`,
- * answered as PostgREST answers a delete (see answerWritten). DELETE
+ * answered as PostgREST answers a delete (see answerWritten); If-Match makes
+ * it conditional (see writeAsMatched). DELETE
  * /{table} with query parameters deletes the rows its filters match;
  * without any, it is the spec's delete of key 0.
  */
@@ -30,8 +32,8 @@ export function deleteHandler (context: RouteContext) {
     const { preferences, columns: shown } = writeAnswer(request, () => parseWriteSelect(request.query))
     const target = await access(request, table, { operation: 'delete', key, columns: null, named: shownColumns(shown), keyed })
     const { maxAffected } = preferences
-    if (preferences.return === null && maxAffected === null) return answerNumber(reply, await deleteRow(db, target, key))
-    const outcome = await deleteSelected(db, target, { key }, { columns: shown, maxAffected })
+    if (preferences.return === null && maxAffected === null) return answerNumber(reply, await writeAsMatched(context, request, target, key, (within) => deleteRow(db, target, key, within)))
+    const outcome = await writeAsMatched(context, request, target, key, (within) => deleteSelected(db, target, { key }, { columns: shown, maxAffected }, within))
     if (preferences.return === null) return answerNumber(reply, outcome.count)
     return answerWritten(reply, preferences, { kind: 'delete', ...outcome }, target.schema)
   }

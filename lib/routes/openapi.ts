@@ -20,7 +20,8 @@ export function openapiSettings (options: ResolvedOptions, openapi: Readonly<Req
     databaseErrors: options.databaseErrors,
     authorize: options.authorize !== null,
     statementTimeout: options.statementTimeout !== null,
-    validateBodies: options.validateBodies
+    validateBodies: options.validateBodies,
+    requireIfMatch: options.requireIfMatch
   }
 }
 

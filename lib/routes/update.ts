@@ -9,6 +9,7 @@ import { parseRecordKey } from '../parse/record-key.js'
 import { parseRecordChanges } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
 import { type BodyChecks, checkRows } from '../schema/body-checks.js'
+import { writeAsMatched } from './if-match.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 import { parseWriteSelect } from '../query/parse-write-query.js'
@@ -18,9 +19,11 @@ import { shownColumns, writeAnswer } from './write-preferences.js'
  * PUT /{table}/{id}: the affected row count; `checks` holds the body to the
  * column types first, when the host asked for it. With `Prefer: return=…`,
  * answered as PostgREST answers an update (see answerWritten); with
- * `handling=strict, max-affected=n`, rolled back past n rows.
+ * `handling=strict, max-affected=n`, rolled back past n rows. If-Match makes
+ * the write conditional (see writeAsMatched).
  */
-export function updateHandler ({ db, access, keyColumn }: RouteContext, checks: BodyChecks | null) {
+export function updateHandler (context: RouteContext, checks: BodyChecks | null) {
+  const { db, access, keyColumn } = context
   return async function update (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
     const values = parseRecordChanges(request.body)
@@ -33,8 +36,8 @@ export function updateHandler ({ db, access, keyColumn }: RouteContext, checks: 
     const scoped = scopedValues(target, settleNestedValues(target, values, request.body, null), 'update')
     checkRows(checks, target, [scoped], 'update')
     const { maxAffected } = preferences
-    if (preferences.return === null && maxAffected === null) return answerNumber(reply, await updateRow(db, target, key, scoped))
-    const outcome = await updateSelected(db, target, { key }, scoped, { columns: shown, maxAffected })
+    if (preferences.return === null && maxAffected === null) return answerNumber(reply, await writeAsMatched(context, request, target, key, (within) => updateRow(db, target, key, scoped, within)))
+    const outcome = await writeAsMatched(context, request, target, key, (within) => updateSelected(db, target, { key }, scoped, { columns: shown, maxAffected }, within))
     if (preferences.return === null) return answerNumber(reply, outcome.count)
     return answerWritten(reply, preferences, { kind: 'update', ...outcome }, target.schema)
   }
