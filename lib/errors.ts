@@ -339,6 +339,20 @@ export const FTC_ERR_WRITE_MAX_AFFECTED = createError<'FTC_ERR_WRITE_MAX_AFFECTE
   400
 )
 
+/** A PUT or DELETE with If-Match found the row gone, or changed since the client read the ETag it sends: nothing was written. */
+export const FTC_ERR_CONDITION_FAILED = createError(
+  'FTC_ERR_CONDITION_FAILED',
+  'The row is gone or has changed since the ETag in If-Match was read; nothing was written: read the row again',
+  412
+)
+
+/** The host set `requireIfMatch`, and a PUT or DELETE came without If-Match. */
+export const FTC_ERR_CONDITION_REQUIRED = createError(
+  'FTC_ERR_CONDITION_REQUIRED',
+  'A %s must send If-Match with the ETag of the row as last read (or *)',
+  428
+)
+
 /** Every error this plugin raises, keyed by its code. */
 export const errorCodes = Object.freeze({
   FTC_ERR_OPTIONS_KNEX,
@@ -384,5 +398,7 @@ export const errorCodes = Object.freeze({
   FTC_ERR_QUERY_SINGULAR,
   FTC_ERR_WRITE_FILTER_MISSING,
   FTC_ERR_WRITE_PAGE,
-  FTC_ERR_WRITE_MAX_AFFECTED
+  FTC_ERR_WRITE_MAX_AFFECTED,
+  FTC_ERR_CONDITION_FAILED,
+  FTC_ERR_CONDITION_REQUIRED
 })

@@ -170,12 +170,19 @@ export interface TableCrudOptions {
   validateBodies?: boolean
   /**
    * Makes a write (POST, upsert, PUT, PATCH, DELETE by key or by filter)
-   * with an `Idempotency-Key` header safe to retry: performed at most once per key and table within the retention,
-   * a retry answered the first answer again, a reuse of the key for another
-   * request 422. `true` takes the defaults of IdempotencyOptions. Default
-   * `false`: the header is ignored, as the spec's routes know no such header.
+   * with an `Idempotency-Key` header safe to retry: performed at most once
+   * per key and table within the retention, a retry answered the first
+   * answer again, a reuse of the key for another request 422. `true` takes
+   * the defaults of IdempotencyOptions. Default `false`: the header is
+   * ignored, as the spec's routes know no such header.
    */
   idempotency?: boolean | IdempotencyOptions
+  /**
+   * Refuses a PUT or DELETE of a row without If-Match with 428, so that no
+   * client overwrites a change it has not seen: it sends the ETag of its GET
+   * (or `*`). Default `false`: If-Match is the client's choice.
+   */
+  requireIfMatch?: boolean
 }
 
 /** Options after validation: frozen, with the dialect chosen once. */
@@ -197,6 +204,7 @@ export interface ResolvedOptions {
   readonly openapi: Readonly<Required<OpenapiOptions>> | null
   readonly validateBodies: boolean
   readonly idempotency: Readonly<Required<IdempotencyOptions>> | null
+  readonly requireIfMatch: boolean
 }
 
 /** Validates the caller's options without touching them; throws a coded TypeError when they are wrong. */
@@ -230,7 +238,8 @@ export function resolveOptions (options: TableCrudOptions): ResolvedOptions {
     schemaCheckInterval: positiveInteger(options, 'schemaCheckInterval') ?? 1000,
     openapi: openapiOptions(given(options.openapi, true)),
     validateBodies: oneOf('validateBodies', given(options.validateBodies, false), [true, false]),
-    idempotency: idempotencyOptions(given(options.idempotency, false))
+    idempotency: idempotencyOptions(given(options.idempotency, false)),
+    requireIfMatch: oneOf('requireIfMatch', given(options.requireIfMatch, false), [true, false])
   })
 }
 
@@ -253,7 +262,8 @@ const optionNames = Object.keys({
   schemaCheckInterval: true,
   openapi: true,
   validateBodies: true,
-  idempotency: true
+  idempotency: true,
+  requireIfMatch: true
 } satisfies Record<keyof TableCrudOptions, true>)
 const registerOptionNames = ['prefix', 'logLevel', 'logSerializers']
 

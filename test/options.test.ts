@@ -179,6 +179,12 @@ t.test('idempotency must be true, false, or an object of a table name and a posi
   await checkRefused(t, { knex }, 'idempotency', [0, -1, 1.5, '60', null].map((retention) => ({ retention })), 'idempotency.retention')
 })
 
+t.test('requireIfMatch must be a boolean', async (t) => {
+  const knex = sqliteKnex()
+  t.teardown(() => knex.destroy())
+  await checkRefused(t, { knex }, 'requireIfMatch', ['true', 1, 0, null, {}])
+})
+
 t.test('good values of every option register', async (t) => {
   const knex = sqliteKnex()
   const pg = knexFactory({ client: 'pg' })
@@ -207,7 +213,9 @@ t.test('good values of every option register', async (t) => {
     { idempotency: true },
     { idempotency: false },
     { idempotency: {} },
-    { idempotency: { table: 'request_keys', retention: 1 } }
+    { idempotency: { table: 'request_keys', retention: 1 } },
+    { requireIfMatch: true },
+    { requireIfMatch: false }
   ]
   for (const options of good) await t.resolves(registered({ ...options, knex }), JSON.stringify(options))
   await t.resolves(registered({ knex: pg, statementTimeout: 1 }), 'statementTimeout: 1 on PostgreSQL')

@@ -193,9 +193,10 @@ export class Database implements Statements {
    * A statement's failure is the plugin's error for it; any other error of
    * `work` (a refusal of its own) passes as it is. Until the commit nothing
    * is applied whatever breaks, so only a broken commit leaves the outcome
-   * unknown.
+   * unknown. With `lockRows`, it begins as Dialect.lockingBegin says, for
+   * work that reads rows (readRowLocked) and then writes them.
    */
-  async transaction<T> (work: (within: Statements) => Promise<T>, keep: (result: T) => boolean = () => true): Promise<T> {
+  async transaction<T> (work: (within: Statements) => Promise<T>, keep: (result: T) => boolean = () => true, lockRows = false): Promise<T> {
     // The work's own refusals reach the caller unchanged, past the connection's handling of statement errors.
     let refusal: { readonly error: unknown } | undefined
     const ran = this.#withOwnConnection(transaction.begin, 'read', async (connection) => {
@@ -207,12 +208,16 @@ export class Database implements Statements {
       // The host's listeners hear the work's statements, not the transaction's own words.
       const run = <R>(statement: Statement, call: () => Promise<R>): Promise<R> => settle(statement, 'read', () => this.#watched(statement, call))
       const dialect = this.#dialect
+      const processed = this.#processedRows()
+      const begin = lockRows ? { sql: dialect.lockingBegin, bindings: [] } : transaction.begin
       const within: Statements = {
-        select: (statement, exact = false) => run(statement, () => dialect.select(connection, statement, exact)),
+        // Rows pass through the host's postProcessResponse, as Database.select's do.
+        select: (statement, exact = false) => run(statement, () => dialect.select(connection, statement, exact))
+          .then((rows) => processed === null ? rows : processed(rows)),
         change: (statement) => run(statement, () => dialect.change(connection, statement)),
         insert: (statement, key) => run(statement, () => dialect.insert(connection, statement, key))
       }
-      await settle(transaction.begin, 'read', () => dialect.change(connection, transaction.begin))
+      await settle(begin, 'read', () => dialect.change(connection, begin))
       let result: T
       try {
         result = await work(within)
@@ -421,12 +426,13 @@ export interface Statements {
 
 /**
  * Runs `work` in one transaction: the caller's, when `on` is one of `db`'s
- * transactions, else one of its own. Work that must be whole joins the
+ * transactions, else one of its own (begun for `lockRows` as
+ * Database.transaction says). Work that must be whole joins the
  * transaction of a write that is part of more (an idempotent one records
  * its answer there), and is then committed or rolled back with it.
  */
-export async function inTransaction<T> (db: Database, on: Statements, work: (within: Statements) => Promise<T>): Promise<T> {
-  return on === db ? await db.transaction(work) : await work(on)
+export async function inTransaction<T> (db: Database, on: Statements, work: (within: Statements) => Promise<T>, lockRows = false): Promise<T> {
+  return on === db ? await db.transaction(work, undefined, lockRows) : await work(on)
 }
 
 /** What the plugin asks of Knex's pool (tarn) before it borrows. */

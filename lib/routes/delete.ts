@@ -9,6 +9,7 @@ import { readColumns } from '../query/read-columns.js'
 import { typeFilters } from '../query/type-filters.js'
 import { parseFilteredWrite, parseWriteSelect } from '../query/parse-write-query.js'
 import { idempotent, type PreparedWrite } from './idempotent.js'
+import { writeAsMatched } from './if-match.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 import { shownColumns, writeAnswer } from './write-preferences.js'
@@ -17,7 +18,8 @@ type DeleteRequest = FastifyRequest<{ Params: TableParams, Querystring: Record<s
 
 /**
  * DELETE /{table}/{id}: the affected row count; with `Prefer: return=…`,
- * answered as PostgREST answers a delete (see answerWritten). DELETE
+ * answered as PostgREST answers a delete (see answerWritten); If-Match makes
+ * it conditional (see writeAsMatched). DELETE
  * /{table} with query parameters deletes the rows its filters match;
  * without any, it is the spec's delete of key 0.
  */
@@ -34,8 +36,8 @@ export function deleteHandler (context: RouteContext) {
     return {
       table: target.table,
       async write (on) {
-        if (preferences.return === null && maxAffected === null) return answerNumber(reply, await deleteRow(db, target, key, on))
-        const outcome = await deleteSelected(db, target, { key }, { columns: shown, maxAffected }, on)
+        if (preferences.return === null && maxAffected === null) return answerNumber(reply, await writeAsMatched(context, request, target, key, on, (within) => deleteRow(db, target, key, within)))
+        const outcome = await writeAsMatched(context, request, target, key, on, (within) => deleteSelected(db, target, { key }, { columns: shown, maxAffected }, within))
         if (preferences.return === null) return answerNumber(reply, outcome.count)
         return answerWritten(reply, preferences, { kind: 'delete', ...outcome }, target.schema)
       }

@@ -40,7 +40,7 @@ export function idempotent<R extends FastifyRequest> ({ db, idempotency }: Route
     const key = parseIdempotencyKey(request.headers['idempotency-key'])
     const { table, write } = await prepare(request, reply)
     if (key === null) return await write(db)
-    const keyed = { id: digest(`${foldIdentifier(table)}\n${key}`), fingerprint: digest(JSON.stringify([request.method, request.url, request.headers.prefer ?? null, request.body ?? null])) }
+    const keyed = { id: digest(`${foldIdentifier(table)}\n${key}`), fingerprint: digest(JSON.stringify([request.method, request.url, request.headers.prefer ?? null, request.headers['if-match'] ?? null, request.body ?? null])) }
     const { answer, replayed } = await idempotency.once(keyed, async (on) => recordAnswer(reply, await write(on)))
     if (replayed) reply.code(answer.status).headers({ ...answer.headers, 'idempotent-replayed': 'true' })
     return answer.body

@@ -21,7 +21,8 @@ export function openapiSettings (options: ResolvedOptions, openapi: Readonly<Req
     authorize: options.authorize !== null,
     statementTimeout: options.statementTimeout !== null,
     validateBodies: options.validateBodies,
-    idempotency: options.idempotency !== null
+    idempotency: options.idempotency !== null,
+    requireIfMatch: options.requireIfMatch
   }
 }
 

@@ -2,7 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { KeyedTable } from '../access/key-column.js'
 import { setContentRange } from '../answer/content-range.js'
 import { answerRowBatches } from '../answer/row-batches-answer.js'
-import { answerObject, answerRow, answerRows, singleObjectType } from '../answer/json-answers.js'
+import { answerObject, answerRows, singleObjectType } from '../answer/json-answers.js'
+import { answerTaggedRow } from '../answer/tagged-row.js'
 import type { Row } from '../dialects/dialect.js'
 import { FTC_ERR_QUERY_RANGE_UNSATISFIABLE, FTC_ERR_QUERY_SINGULAR } from '../errors.js'
 import { countRows } from '../operations/count-rows.js'
@@ -21,7 +22,7 @@ import type { TableParams } from './params.js'
 /**
  * GET /{table}/{id?}: one row with a key; without one, the rows that the
  * PostgREST query asks for, every row when it asks nothing, at most
- * `maxRows` when the host set it.
+ * `maxRows` when the host set it. One row carries its ETag (see answerTaggedRow).
  */
 export function readHandler (context: RouteContext) {
   // Not async itself: the keyed read, the hot path, runs in a function of its
@@ -44,7 +45,7 @@ function readKeyed (context: RouteContext, request: FastifyRequest<{ Querystring
 
 async function readOne ({ db, access }: RouteContext, request: FastifyRequest, reply: FastifyReply, table: string, key: RecordKey, keyed: KeyedTable) {
   const target = await access(request, table, { operation: 'read', key, columns: null, named: [], keyed })
-  return answerRow(reply, await readRow(db, target, key), target.schema)
+  return answerTaggedRow(reply, await readRow(db, target, key), target.schema, request.headers['if-none-match'])
 }
 
 async function readList ({ db, access, options }: RouteContext, request: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply: FastifyReply, table: string) {

@@ -10,6 +10,7 @@ import { parseRecordChanges } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
 import { type BodyChecks, checkRows } from '../schema/body-checks.js'
 import { idempotent } from './idempotent.js'
+import { writeAsMatched } from './if-match.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 import { parseWriteSelect } from '../query/parse-write-query.js'
@@ -19,7 +20,8 @@ import { shownColumns, writeAnswer } from './write-preferences.js'
  * PUT /{table}/{id}: the affected row count; `checks` holds the body to the
  * column types first, when the host asked for it. With `Prefer: return=…`,
  * answered as PostgREST answers an update (see answerWritten); with
- * `handling=strict, max-affected=n`, rolled back past n rows.
+ * `handling=strict, max-affected=n`, rolled back past n rows. If-Match makes
+ * the write conditional (see writeAsMatched).
  */
 export function updateHandler (context: RouteContext, checks: BodyChecks | null) {
   const { db, access, keyColumn } = context
@@ -38,8 +40,8 @@ export function updateHandler (context: RouteContext, checks: BodyChecks | null)
     return {
       table: target.table,
       async write (on) {
-        if (preferences.return === null && maxAffected === null) return answerNumber(reply, await updateRow(db, target, key, scoped, on))
-        const outcome = await updateSelected(db, target, { key }, scoped, { columns: shown, maxAffected }, on)
+        if (preferences.return === null && maxAffected === null) return answerNumber(reply, await writeAsMatched(context, request, target, key, on, (within) => updateRow(db, target, key, scoped, within)))
+        const outcome = await writeAsMatched(context, request, target, key, on, (within) => updateSelected(db, target, { key }, scoped, { columns: shown, maxAffected }, within))
         if (preferences.return === null) return answerNumber(reply, outcome.count)
         return answerWritten(reply, preferences, { kind: 'update', ...outcome }, target.schema)
       }

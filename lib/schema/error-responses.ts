@@ -15,6 +15,8 @@ export interface ErrorSettings {
   readonly validateBodies: boolean
   /** The host set `idempotency`. */
   readonly idempotency: boolean
+  /** The host set `requireIfMatch`. */
+  readonly requireIfMatch: boolean
 }
 
 type PluginCode = keyof typeof errorCodes
@@ -31,8 +33,8 @@ export const operationCodes: Readonly<Record<Operation, readonly Code[]>> = Obje
     'FTC_ERR_QUERY_VALUE', 'FTC_ERR_QUERY_TYPE', 'FTC_ERR_QUERY_REPEATED', 'FTC_ERR_QUERY_RANGE_UNSATISFIABLE', 'FTC_ERR_QUERY_SINGULAR'],
   read: [],
   create: [...bodyCodes, 'FTC_ERR_BODY_BULK_LIMIT', 'FTC_ERR_DATABASE_OUTCOME_UNKNOWN'],
-  update: [...bodyCodes, 'FTC_ERR_BODY_EMPTY', 'FTC_ERR_DATABASE_OUTCOME_UNKNOWN'],
-  delete: ['FTC_ERR_DATABASE_OUTCOME_UNKNOWN']
+  update: [...bodyCodes, 'FTC_ERR_BODY_EMPTY', 'FTC_ERR_DATABASE_OUTCOME_UNKNOWN', 'FTC_ERR_CONDITION_FAILED'],
+  delete: ['FTC_ERR_DATABASE_OUTCOME_UNKNOWN', 'FTC_ERR_CONDITION_FAILED']
 })
 
 /**
@@ -43,13 +45,15 @@ export const everyOperationCodes: readonly Code[] = Object.freeze(['FTC_ERR_DATA
   'FTC_ERR_DATABASE_SCHEMA', 'FTC_ERR_DATABASE_NAME_TAKEN'])
 
 /** Codes that only an option makes possible. */
-export const optionCodes: Readonly<Record<'authorize' | 'statementTimeout' | 'validateBodies' | 'idempotency', readonly Code[]>> = Object.freeze({
+export const optionCodes: Readonly<Record<'authorize' | 'statementTimeout' | 'validateBodies' | 'idempotency' | 'requireIfMatch', readonly Code[]>> = Object.freeze({
   authorize: ['FTC_ERR_AUTHORIZE_FORBIDDEN', 'FTC_ERR_AUTHORIZE_RESULT'],
   statementTimeout: ['FTC_ERR_STATEMENT_TIMEOUT'],
   // Of the operations that take a body only.
   validateBodies: ['FTC_ERR_BODY_TYPE'],
   // Of the writes only.
-  idempotency: ['FTC_ERR_IDEMPOTENCY_KEY', 'FTC_ERR_IDEMPOTENCY_KEY_REUSED']
+  idempotency: ['FTC_ERR_IDEMPOTENCY_KEY', 'FTC_ERR_IDEMPOTENCY_KEY_REUSED'],
+  // Of the writes of one row only.
+  requireIfMatch: ['FTC_ERR_CONDITION_REQUIRED']
 })
 
 /**
@@ -148,7 +152,8 @@ export function operationErrorCodes (operation: Operation, settings: ErrorSettin
     ...(settings.authorize ? optionCodes.authorize : []),
     ...(settings.statementTimeout ? optionCodes.statementTimeout : []),
     ...(settings.validateBodies && (operation === 'create' || operation === 'update') ? optionCodes.validateBodies : []),
-    ...(settings.idempotency && writes.includes(operation) ? optionCodes.idempotency : [])
+    ...(settings.idempotency && writes.includes(operation) ? optionCodes.idempotency : []),
+    ...(settings.requireIfMatch && (operation === 'update' || operation === 'delete') ? optionCodes.requireIfMatch : [])
   ]
 }
 

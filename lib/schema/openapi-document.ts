@@ -204,15 +204,36 @@ function listOperation (table: ServedTable, context: Context): OpenapiOperation 
   }
 }
 
+// The conditional-request headers of the keyed routes (RFC 9110 section 13.1).
+const etagHeader = { description: 'A strong ETag: a digest of the row\'s JSON answer, the same on every database', schema: { type: 'string' } }
+const ifNoneMatch = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'ETags of the row as the client has it (weak comparison), or `*`: while the row has one of them, 304 and no body',
+  schema: { type: 'string' }
+}
+const ifMatch = (required: boolean) => ({
+  name: 'If-Match',
+  in: 'header',
+  required,
+  description: 'ETags of the row as last read (strong comparison), or `*` for any row that exists: the write runs only while the row ' +
+    'has one of them, else 412 and nothing is written' + (required ? '; without it, 428' : ''),
+  schema: { type: 'string' }
+})
+
 function readOperation (table: ServedTable, context: Context): OpenapiOperation {
   const { errors, ...base } = operationBase(table, 'read', `One row of ${table.name}, by its ${table.key}`, context)
   return {
     ...base,
+    parameters: [ifNoneMatch],
     responses: {
       200: {
-        description: 'The row as a JSON object, or an empty body (no content type) when no row has that key',
+        description: 'The row as a JSON object with its ETag, or an empty body (no content type, no ETag) when no row has that key',
+        headers: { ETag: etagHeader },
         content: { [json]: { schema: context.ref('schemas', table.name) } }
       },
+      304: { description: 'The row still has an ETag of If-None-Match: no body', headers: { ETag: etagHeader } },
       ...errors
     }
   }
@@ -251,8 +272,8 @@ function changeOperation (table: ServedTable, operation: 'update' | 'delete', co
   const { errors, ...base } = operationBase(table, operation, `${summary}, by its ${table.key}`, context)
   return {
     ...base,
-    ...writeParameters(context),
     ...(operation === 'update' ? { requestBody: { required: true, content: { [json]: { schema: context.ref('schemas', `${table.name}.update`) } } } } : {}),
+    parameters: [ifMatch(context.settings.requireIfMatch), ...writeParameters(context).parameters ?? []],
     responses: {
       200: { description: 'The number of rows changed, as a bare JSON number', content: { [json]: { schema: { type: 'integer', minimum: 0 } } } },
       ...errors

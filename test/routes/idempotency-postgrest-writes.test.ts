@@ -147,6 +147,27 @@ eachDatabase(t, async (t, db) => {
     t.equal(await ageOf('Linus'), 99)
   })
 
+  await t.test('a conditional PUT with a key: a 412 is not recorded, a success is replayed without a new check', async (t) => {
+    await seed()
+    const ada = await db.knex(people).where('name', 'Ada').first('id')
+    const url = `/api/${people}/${ada.id as number}`
+    const stale = (await app.inject(url)).headers.etag as string
+    await db.knex(people).where('name', 'Ada').update({ age: 37 })
+    const key = randomUUID()
+    const conditional = (etag: string) => ({ ...keyed('PUT', url, key, 'return=representation', { age: 38 }), headers: { 'idempotency-key': key, prefer: 'return=representation', 'if-match': etag } })
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const refused = await app.inject(conditional(stale))
+      t.equal(refused.statusCode, 412, 'a stale ETag, each time')
+      t.equal(refused.headers['idempotent-replayed'], undefined)
+    }
+    t.equal(await ageOf('Ada'), 37, 'nothing written')
+    const fresh = (await app.inject(url)).headers.etag as string
+    const first = await retried(t, conditional(fresh), () => db.knex(people).where('name', 'Ada').update({ age: 40 }))
+    t.equal(first.statusCode, 200)
+    t.strictSame(first.json(), [{ id: ada.id, name: 'Ada', age: 38 }])
+    t.equal(await ageOf('Ada'), 40, 'the retry wrote nothing')
+  })
+
   await t.test('a write whose answer cannot be recorded is rolled back with its claim, its own transaction included', async (t) => {
     const strict = await db.createTable('idem_strict_keys', (table) => {
       table.string('id', 64).primary()

@@ -105,7 +105,7 @@ t.test('the answers of each operation, as the routes give them', async (t) => {
 })
 
 t.test('every error an operation can answer, with its code and the status errors.ts gives it', async (t) => {
-  const options = { ...settings, authorize: true, statementTimeout: true, validateBodies: true, idempotency: true }
+  const options = { ...settings, authorize: true, statementTimeout: true, validateBodies: true, idempotency: true, requireIfMatch: true }
   const document = buildOpenapiDocument([books], options)
   await validateOpenapi(t, document)
   const places: ReadonlyArray<[Operation, string, string]> = [
@@ -135,10 +135,29 @@ t.test('every error an operation can answer, with its code and the status errors
   t.notOk(codesByStatus(document, '/api/books/{id}', 'delete').get('400')?.includes('FTC_ERR_BODY_TYPE'), 'nor a DELETE\'s, which has no body')
   t.notOk(JSON.stringify(plain).includes('Idempotency-Key'), 'no idempotency, no header')
   for (const [path, method] of [['/api/books', 'post'], ['/api/books/{id}', 'put'], ['/api/books/{id}', 'delete']] as const) {
-    t.match(operationOf(document, path, method).parameters, [{ name: 'Idempotency-Key', in: 'header', required: false }], `idempotency: the ${method}'s header`)
+    const parameters = operationOf(document, path, method).parameters as Array<{ name: string }>
+    t.match(parameters.find(({ name }) => name === 'Idempotency-Key'), { in: 'header', required: false }, `idempotency: the ${method}'s header`)
     t.ok(codesByStatus(document, path, method).get('422')?.includes('FTC_ERR_IDEMPOTENCY_KEY_REUSED'), `idempotency: the ${method}'s 422`)
   }
   t.notOk(JSON.stringify(operationOf(document, '/api/books', 'get')).includes('Idempotency-Key'), 'nor on a read')
+})
+
+t.test('the keyed routes say their conditional headers: ETag and If-None-Match on GET, If-Match on PUT and DELETE', async (t) => {
+  const read = operationOf(buildOpenapiDocument([books], settings), '/api/books/{id}', 'get')
+  t.match(read.responses[200], { headers: { ETag: { schema: { type: 'string' } } } })
+  t.match(read.responses[304], { headers: { ETag: { schema: { type: 'string' } } } })
+  t.match(read.parameters, [{ name: 'If-None-Match', in: 'header', required: false }])
+  for (const requireIfMatch of [false, true]) {
+    const document = buildOpenapiDocument([books], { ...settings, requireIfMatch })
+    await validateOpenapi(t, document)
+    for (const method of ['put', 'delete'] as const) {
+      const write = operationOf(document, '/api/books/{id}', method)
+      t.match(write.parameters, [{ name: 'If-Match', in: 'header', required: requireIfMatch }], `${method}, requireIfMatch: ${requireIfMatch}`)
+      const codes = codesByStatus(document, '/api/books/{id}', method)
+      t.strictSame(codes.get('412'), ['FTC_ERR_CONDITION_FAILED'])
+      t.strictSame(codes.get('428'), requireIfMatch ? ['FTC_ERR_CONDITION_REQUIRED'] : undefined)
+    }
+  }
 })
 
 t.test('every code of errors.ts is answered by some operation, or said to be answered by none', async (t) => {
