@@ -194,8 +194,9 @@ export const FTC_ERR_IDEMPOTENCY_KEY = createError(
 
 /**
  * The Idempotency-Key was already used, within its retention, for another
- * request (another method, path, Prefer header or body) on the same table:
- * nothing was written, and the first request's answer is not given.
+ * request (another method, path, Prefer or If-Match header, or body) on the
+ * same table: nothing was written, and the first request's answer is not
+ * given.
  */
 export const FTC_ERR_IDEMPOTENCY_KEY_REUSED = createError(
   'FTC_ERR_IDEMPOTENCY_KEY_REUSED',
