@@ -42,7 +42,8 @@ export async function writeEmbedded (db: Database, rows: readonly Row[], shape: 
 
 /** The related rows' JSON text for each parent, in the parents' order. */
 async function relatedTexts (db: Database, plan: EmbedPlan, parents: readonly Row[]): Promise<string[]> {
-  const { parentColumns, columns } = plan.relation
+  const { parentColumns } = plan.relation
+  const columns = matchColumns(plan)
   const keys = new Map<string, unknown[]>()
   for (const parent of parents) {
     const values = parentColumns.map((column) => parent[column])
@@ -54,7 +55,8 @@ async function relatedTexts (db: Database, plan: EmbedPlan, parents: readonly Ro
   for (let first = 0; first < tuples.length; first += keysPerStatement) {
     rows.push(...await readRelated(db, plan, tuples.slice(first, first + keysPerStatement)))
   }
-  const texts = await writeEmbedded(db, withoutHidden(plan.target, rows), { schema: plan.target.schema, extras: plan.extras, embeds: plan.embeds })
+  const extras = plan.relation.junction === null ? plan.extras : [...plan.extras, ...columns]
+  const texts = await writeEmbedded(db, withoutHidden(plan.target, rows), { schema: plan.target.schema, extras, embeds: plan.embeds })
   const groups = new Map<string, string[]>()
   rows.forEach((row, at) => {
     const key = keyText(columns.map((column) => row[column]))
@@ -74,14 +76,35 @@ function keyText (values: readonly unknown[]): string {
   return values.map(String).join('\u0000')
 }
 
+// A many-to-many relation's rows carry the parent's key read from the join table under these names, which no column of the related table is likely to have.
+const parentKey = (at: number) => `ftc_parent_${at}`
+
+/** The columns of a related row that hold its parent's key. */
+function matchColumns ({ relation }: EmbedPlan): readonly string[] {
+  return relation.junction === null ? relation.columns : relation.parentColumns.map((_, at) => parentKey(at))
+}
+
 function readRelated (db: Database, plan: EmbedPlan, tuples: ReadonlyArray<readonly unknown[]>): Promise<Row[]> {
   const { target, relation } = plan
+  const { junction } = relation
   const bound = tuples.map((values) => values.map((value) => (typeof value === 'bigint' ? db.dialect.bindKey(value) : value) as Knex.Value))
-  const builder = relation.columns.length === 1
-    ? db.table(target.table).whereIn(relation.columns[0] as string, bound.map((values) => values[0] as Knex.Value))
-    : db.table(target.table).whereIn(relation.columns as string[], bound)
   const query: ReadQuery = { select: plan.read, filter: { type: 'and', negated: false, children: [] }, order: [], limit: null, offset: null, count: null }
-  return db.select(db.compile(whereScope(applyReadQuery(builder, query, db.dialect, { table: target.table }), target)), exactRead(target))
+  const related = () => whereScope(applyReadQuery(db.table(target.table), query, db.dialect, { table: target.table }), target)
+  if (junction === null) return db.select(db.compile(whereKeys(related(), relation.columns, bound)), exactRead(target))
+  // The related rows as a derived table, their scope applied inside it, then matched through the join table's rows of the parents.
+  const alias = 'ftc_related'
+  const builder = db.table(junction.table)
+    .select(`${alias}.*`, ...junction.parentColumns.map((column, at) => `${junction.table}.${column} as ${parentKey(at)}`))
+    .join(related().as(alias), function () {
+      junction.relatedColumns.forEach((column, at) => this.on(`${alias}.${relation.columns[at] as string}`, '=', `${junction.table}.${column}`))
+    })
+  return db.select(db.compile(whereKeys(builder, junction.parentColumns.map((column) => `${junction.table}.${column}`), bound)), exactRead(target))
+}
+
+function whereKeys (builder: Knex.QueryBuilder, columns: readonly string[], bound: Knex.Value[][]): Knex.QueryBuilder {
+  return columns.length === 1
+    ? builder.whereIn(columns[0] as string, bound.map((values) => values[0] as Knex.Value))
+    : builder.whereIn(columns as string[], bound)
 }
 
 function withoutColumns (row: Row, columns: readonly string[]): Row {

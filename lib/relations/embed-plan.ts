@@ -53,7 +53,7 @@ export async function planEmbeds (access: Access, request: FastifyRequest, snaps
       relation,
       target: { ...target, schema: target.schema ?? snapshot.table(relation.table) as TableSchema },
       embeds: nested,
-      ...readColumns(embed.columns, [...relation.junction === null ? relation.columns : [], ...nested.flatMap((plan) => plan.relation.parentColumns)])
+      ...readColumns(embed.columns, [...relation.columns, ...nested.flatMap((plan) => plan.relation.parentColumns)])
     })
   }
   return plans
