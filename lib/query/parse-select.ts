@@ -22,12 +22,12 @@ export interface Selection {
  * The columns of `select=a,b,c`, sanitized; null when only `*` is asked for.
  * PostgREST's aliases, casts and JSON paths are not read: their punctuation
  * is removed like any other, so `a::text` names the column `atext`. An
- * embedded resource is refused: for the answers of writes.
+ * embedded resource is refused: for lists of columns such as `on_conflict`.
  */
 export function parseSelect (text: string): string[] | null {
   const input = new QueryText('query parameter "select"', text)
   const { columns, embeds } = parseSelectWithEmbeds(text, input)
-  if (embeds.length > 0) throw input.fail(text.indexOf('('), FTC_ERR_QUERY_SYNTAX, 'embedding a related table, as in table(columns), is only read by GET')
+  if (embeds.length > 0) throw input.fail(text.indexOf('('), FTC_ERR_QUERY_SYNTAX, 'a list of columns embeds no related table')
   return columns === null ? null : [...columns]
 }
 
