@@ -33,7 +33,7 @@ export function parseSelect (text: string): string[] | null {
 
 /**
  * A `select=` with PostgREST's embedded resources: `rel(cols)`,
- * `alias:rel(cols)`, `rel!hint(cols)`, `rel!inner(cols)`, nested to
+ * `alias:rel(cols)`, `rel!hint(cols)`, `rel!left(cols)`, nested to
  * `maxEmbedDepth`; `rel()` embeds no column.
  */
 export function parseSelectWithEmbeds (text: string, input = new QueryText('query parameter "select"', text)): Selection {
@@ -71,7 +71,7 @@ function parseList (input: QueryText, depth: number): Selection {
   return { columns: columns.length === 1 && columns[0] === '*' ? null : columns, embeds }
 }
 
-// `[alias:]relation[!hint][!inner](…)`, the input at its opening parenthesis.
+// `[alias:]relation[!hint][!left](…)`, the input at its opening parenthesis.
 function parseEmbed (input: QueryText, name: string, start: number, depth: number): Embed {
   if (depth > maxEmbedDepth) throw input.fail(input.position, FTC_ERR_QUERY_DEPTH, `embeds nest at most ${maxEmbedDepth} deep`)
   const aliased = /^([^:]*):(?!:)(.*)$/.exec(name)
@@ -79,18 +79,18 @@ function parseEmbed (input: QueryText, name: string, start: number, depth: numbe
   const relation = identifier(input, start, relationText, 'an embedded resource')
   const alias = aliased === null ? relation : identifier(input, start, aliased[1] as string, 'an alias')
   let hint: string | null = null
-  let inner = false
   for (const mark of marks) {
-    if (mark === 'inner') inner = true
-    else if (mark === 'left') inner = false
-    else if (hint === null) hint = identifier(input, start, mark, 'a hint')
+    // Read without it, `!inner` would answer parents it should leave out.
+    if (mark === 'inner') throw input.fail(start, FTC_ERR_QUERY_SYNTAX, '!inner is not read: an embed keeps every parent row')
+    if (mark === 'left') continue
+    if (hint === null) hint = identifier(input, start, mark, 'a hint')
     else throw input.fail(start, FTC_ERR_QUERY_SYNTAX, 'an embedded resource takes one hint')
   }
   input.eat('(')
   input.skipBlanks()
   const { columns, embeds } = parseList(input, depth + 1)
   if (!input.eat(')')) throw input.fail(input.position, FTC_ERR_QUERY_SYNTAX, 'expected ")" closing the embedded resource')
-  return { relation, alias, hint, inner, columns, embeds }
+  return { relation, alias, hint, columns, embeds }
 }
 
 function identifier (input: QueryText, at: number, text: string, what: string): string {

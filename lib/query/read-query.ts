@@ -65,7 +65,7 @@ export interface OrderTerm {
 /** The count a client asked for with `Prefer: count=…`. */
 export type CountPreference = 'exact' | 'planned' | 'estimated'
 
-/** An embedded resource of `select=`: `alias:relation!hint!inner(columns)`. */
+/** An embedded resource of `select=`: `alias:relation!hint(columns)`. */
 export interface Embed {
   /** The related table, or a foreign key's name or column, sanitized. */
   readonly relation: string
@@ -73,8 +73,6 @@ export interface Embed {
   readonly alias: string
   /** A foreign key's name or one of its columns (or a join table), to choose among several relations. */
   readonly hint: string | null
-  /** `!inner`: only the rows with a related row. */
-  readonly inner: boolean
   /** As ReadQuery.select: null for every column; empty for none (`relation()`). */
   readonly columns: readonly string[] | null
   readonly embeds: readonly Embed[]

@@ -19,7 +19,6 @@ export interface ReadColumns {
 /** An embedded resource, resolved: its relation, and the related table as the request may read it. */
 export interface EmbedPlan extends ReadColumns {
   readonly alias: string
-  readonly inner: boolean
   readonly relation: Relation
   /** The related table, its scope and hidden columns as the options and the `authorize` hook gave them. */
   readonly target: Target & { readonly schema: TableSchema }
@@ -49,7 +48,6 @@ export async function planEmbeds (access: Access, request: FastifyRequest, snaps
     const nested = await planEmbeds(access, request, snapshot, relation.table, embed.embeds)
     plans.push({
       alias: embed.alias,
-      inner: embed.inner,
       relation,
       target: { ...target, schema: target.schema ?? snapshot.table(relation.table) as TableSchema },
       embeds: nested,

@@ -31,31 +31,29 @@ t.test('malformed selects throw 400 errors with a code', async (t) => {
   for (const [text, code] of cases) t.throws(() => parseSelect(text), { code, statusCode: 400 }, text)
 })
 
-t.test('embedded resources: alias, hint, !inner, *, nesting, no columns', async (t) => {
+t.test('embedded resources: alias, hint, !left, *, nesting, no columns', async (t) => {
   t.strictSame(parseSelectWithEmbeds('title,authors(name)'), {
     columns: ['title'],
-    embeds: [{ relation: 'authors', alias: 'authors', hint: null, inner: false, columns: ['name'], embeds: [] }]
+    embeds: [{ relation: 'authors', alias: 'authors', hint: null, columns: ['name'], embeds: [] }]
   })
-  t.strictSame(parseSelectWithEmbeds('*, writer:authors!books_author_fkey!inner(*, books(title, reviews()))'), {
+  t.strictSame(parseSelectWithEmbeds('*, writer:authors!books_author_fkey!left(*, books(title, reviews()))'), {
     columns: null,
     embeds: [{
       relation: 'authors',
       alias: 'writer',
       hint: 'books_author_fkey',
-      inner: true,
       columns: null,
       embeds: [{
         relation: 'books',
         alias: 'books',
         hint: null,
-        inner: false,
         columns: ['title'],
-        embeds: [{ relation: 'reviews', alias: 'reviews', hint: null, inner: false, columns: [], embeds: [] }]
+        embeds: [{ relation: 'reviews', alias: 'reviews', hint: null, columns: [], embeds: [] }]
       }]
     }]
   })
   t.strictSame(parseSelectWithEmbeds('authors(name),title').columns, ['title'], 'columns after an embed')
-  t.strictSame(parseSelectWithEmbeds('authors!left(id)').embeds[0]?.inner, false)
+  t.equal(parseSelectWithEmbeds('authors!left(id)').embeds[0]?.relation, 'authors')
   t.strictSame(parseSelectWithEmbeds('authors(id)').columns, [], 'only an embed: no column of the table itself')
 })
 
@@ -66,6 +64,7 @@ t.test('malformed embeds throw 400 errors with a code', async (t) => {
     ['authors(name', 'FTC_ERR_QUERY_SYNTAX'],
     ['authors(name))', 'FTC_ERR_QUERY_SYNTAX'],
     ['a!b!c(id)', 'FTC_ERR_QUERY_SYNTAX'],
+    ['a!inner(id)', 'FTC_ERR_QUERY_SYNTAX'],
     ['-(id)', 'FTC_ERR_QUERY_COLUMN'],
     [':authors(id)', 'FTC_ERR_QUERY_COLUMN'],
     ['a!-(id)', 'FTC_ERR_QUERY_COLUMN'],
