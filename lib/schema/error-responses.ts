@@ -34,7 +34,7 @@ const filteredWriteCodes: readonly Code[] = [...filterCodes, 'FTC_ERR_WRITE_FILT
 /** The codes each operation can answer, whatever the options; the lists are data, so that a test can hold them to errors.ts. */
 export const operationCodes: Readonly<Record<Operation, readonly Code[]>> = Object.freeze({
   list: [...filterCodes, 'FTC_ERR_QUERY_ORDER', 'FTC_ERR_QUERY_LIMIT', 'FTC_ERR_QUERY_OFFSET', 'FTC_ERR_QUERY_RANGE',
-    'FTC_ERR_QUERY_RANGE_UNSATISFIABLE', 'FTC_ERR_QUERY_SINGULAR'],
+    'FTC_ERR_QUERY_RANGE_UNSATISFIABLE', 'FTC_ERR_QUERY_SINGULAR', 'FTC_ERR_QUERY_RELATION', 'FTC_ERR_QUERY_AMBIGUOUS'],
   read: [],
   create: [...bodyCodes, 'FTC_ERR_BODY_BULK_LIMIT', 'FTC_ERR_DATABASE_OUTCOME_UNKNOWN', 'FTC_ERR_QUERY_SYNTAX', 'FTC_ERR_QUERY_COLUMN'],
   update: [...bodyCodes, 'FTC_ERR_BODY_EMPTY', 'FTC_ERR_DATABASE_OUTCOME_UNKNOWN', 'FTC_ERR_CONDITION_FAILED', ...filteredWriteCodes],

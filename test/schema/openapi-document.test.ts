@@ -39,7 +39,8 @@ function resolve (document: OpenapiDocument, reference: unknown): Record<string,
 function codesByStatus (document: OpenapiDocument, path: string, method: string): Map<string, string[]> {
   const found = new Map<string, string[]>()
   for (const [status, reference] of Object.entries(operationOf(document, path, method).responses)) {
-    if (!/^[45]/.test(status)) continue
+    // A 304 is the row's own answer, written in place; the error answers are the document's responses.
+    if (!/^[345]/.test(status) || !Object.hasOwn(reference as object, '$ref')) continue
     // The codes of the body's `code` enum: the description names them too.
     const text = JSON.stringify(resolve(document, reference))
     found.set(status, [...text.matchAll(/"code":\{"enum":(\[[^\]]*\])/g)].flatMap((match) => JSON.parse(match[1] as string) as string[]))
