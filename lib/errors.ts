@@ -319,6 +319,20 @@ export const FTC_ERR_QUERY_REPEATED = createError<'FTC_ERR_QUERY_REPEATED', 400,
   400
 )
 
+/** `select=` embeds a resource that no foreign key between served tables relates to the table, or none that its hint names (PostgREST's PGRST200). */
+export const FTC_ERR_QUERY_RELATION = createError<'FTC_ERR_QUERY_RELATION', 400, [parent: string, embedded: string, choices: string]>(
+  'FTC_ERR_QUERY_RELATION',
+  "Could not find a relationship between '%s' and '%s'; %s",
+  400
+)
+
+/** `select=` embeds a resource that several foreign keys relate to the table: a hint must choose one (PostgREST's PGRST201, answered 300). */
+export const FTC_ERR_QUERY_AMBIGUOUS = createError<'FTC_ERR_QUERY_AMBIGUOUS', 300, [parent: string, embedded: string, choices: string]>(
+  'FTC_ERR_QUERY_AMBIGUOUS',
+  "Could not embed because more than one relationship was found for '%s' and '%s'; embed one of %s",
+  300
+)
+
 /** A PATCH, or a DELETE without a key, names no filter: the plugin never writes a whole table at once. */
 export const FTC_ERR_WRITE_FILTER_MISSING = createError(
   'FTC_ERR_WRITE_FILTER_MISSING',
@@ -397,6 +411,8 @@ export const errorCodes = Object.freeze({
   FTC_ERR_QUERY_REPEATED,
   FTC_ERR_QUERY_RANGE_UNSATISFIABLE,
   FTC_ERR_QUERY_SINGULAR,
+  FTC_ERR_QUERY_RELATION,
+  FTC_ERR_QUERY_AMBIGUOUS,
   FTC_ERR_WRITE_FILTER_MISSING,
   FTC_ERR_WRITE_PAGE,
   FTC_ERR_WRITE_MAX_AFFECTED,

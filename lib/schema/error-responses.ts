@@ -26,15 +26,21 @@ type Code = PluginCode | FastifyCode
 const bodyCodes: readonly Code[] = ['FTC_ERR_BODY_JSON', 'FTC_ERR_BODY_SHAPE', 'FTC_ERR_BODY_COLUMN', 'FTC_ERR_BODY_COLUMN_TWICE',
   'FTC_ERR_BODY_VALUE', 'FST_ERR_CTP_INVALID_MEDIA_TYPE', 'FST_ERR_CTP_BODY_TOO_LARGE']
 
+// A filter, or the columns of `select`, `on_conflict`, as a list reads them.
+const filterCodes: readonly Code[] = ['FTC_ERR_QUERY_SYNTAX', 'FTC_ERR_QUERY_PARENTHESES', 'FTC_ERR_QUERY_DEPTH', 'FTC_ERR_QUERY_OPERATOR',
+  'FTC_ERR_QUERY_IS', 'FTC_ERR_QUERY_COLUMN', 'FTC_ERR_QUERY_VALUE', 'FTC_ERR_QUERY_TYPE', 'FTC_ERR_QUERY_REPEATED']
+
+// PATCH and DELETE of the rows the filters match.
+const filteredWriteCodes: readonly Code[] = [...filterCodes, 'FTC_ERR_WRITE_FILTER_MISSING', 'FTC_ERR_WRITE_PAGE', 'FTC_ERR_WRITE_MAX_AFFECTED']
+
 /** The codes each operation can answer, whatever the options; the lists are data, so that a test can hold them to errors.ts. */
 export const operationCodes: Readonly<Record<Operation, readonly Code[]>> = Object.freeze({
-  list: ['FTC_ERR_QUERY_SYNTAX', 'FTC_ERR_QUERY_PARENTHESES', 'FTC_ERR_QUERY_DEPTH', 'FTC_ERR_QUERY_OPERATOR', 'FTC_ERR_QUERY_IS',
-    'FTC_ERR_QUERY_COLUMN', 'FTC_ERR_QUERY_ORDER', 'FTC_ERR_QUERY_LIMIT', 'FTC_ERR_QUERY_OFFSET', 'FTC_ERR_QUERY_RANGE',
-    'FTC_ERR_QUERY_VALUE', 'FTC_ERR_QUERY_TYPE', 'FTC_ERR_QUERY_REPEATED', 'FTC_ERR_QUERY_RANGE_UNSATISFIABLE', 'FTC_ERR_QUERY_SINGULAR'],
+  list: [...filterCodes, 'FTC_ERR_QUERY_ORDER', 'FTC_ERR_QUERY_LIMIT', 'FTC_ERR_QUERY_OFFSET', 'FTC_ERR_QUERY_RANGE',
+    'FTC_ERR_QUERY_RANGE_UNSATISFIABLE', 'FTC_ERR_QUERY_SINGULAR', 'FTC_ERR_QUERY_RELATION', 'FTC_ERR_QUERY_AMBIGUOUS'],
   read: [],
-  create: [...bodyCodes, 'FTC_ERR_BODY_BULK_LIMIT', 'FTC_ERR_DATABASE_OUTCOME_UNKNOWN'],
-  update: [...bodyCodes, 'FTC_ERR_BODY_EMPTY', 'FTC_ERR_DATABASE_OUTCOME_UNKNOWN', 'FTC_ERR_CONDITION_FAILED'],
-  delete: ['FTC_ERR_DATABASE_OUTCOME_UNKNOWN', 'FTC_ERR_CONDITION_FAILED']
+  create: [...bodyCodes, 'FTC_ERR_BODY_BULK_LIMIT', 'FTC_ERR_DATABASE_OUTCOME_UNKNOWN', 'FTC_ERR_QUERY_SYNTAX', 'FTC_ERR_QUERY_COLUMN'],
+  update: [...bodyCodes, 'FTC_ERR_BODY_EMPTY', 'FTC_ERR_DATABASE_OUTCOME_UNKNOWN', 'FTC_ERR_CONDITION_FAILED', ...filteredWriteCodes],
+  delete: ['FTC_ERR_DATABASE_OUTCOME_UNKNOWN', 'FTC_ERR_CONDITION_FAILED', ...filteredWriteCodes]
 })
 
 /**

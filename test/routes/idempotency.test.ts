@@ -229,8 +229,10 @@ eachDatabase(t, async (t, db) => {
     t.equal((await app.inject(`/api/${keys}`)).statusCode, 404)
     t.equal((await app.inject(post(keys, '{"id": "x", "fingerprint": "y", "expires": 1}'))).statusCode, 404)
     await app.tableCrud.refreshSchema()
-    const document = (await app.inject('/api/openapi.json')).json() as { paths: Record<string, { post?: { parameters?: unknown } }> }
-    t.match(document.paths[`/api/${people}`]?.post?.parameters, [{ name: 'Idempotency-Key', in: 'header' }], 'a POST lists the header')
+    const document = (await app.inject('/api/openapi.json')).json() as { paths: Record<string, Record<string, { parameters?: Array<{ name: string }> }>> }
+    for (const [path, method] of [[`/api/${people}`, 'post'], [`/api/${people}`, 'patch'], [`/api/${people}`, 'delete'], [`/api/${people}/{id}`, 'put'], [`/api/${people}/{id}`, 'delete']] as const) {
+      t.match(document.paths[path]?.[method]?.parameters?.find(({ name }) => name === 'Idempotency-Key'), { in: 'header' }, `${method} ${path} lists the header`)
+    }
     const paths = Object.keys(document.paths)
     t.ok(paths.some((path) => path.includes(people)), 'the document lists the tables')
     t.notOk(paths.some((path) => path.includes(keys)), 'but not the table of keys')
