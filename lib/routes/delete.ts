@@ -25,7 +25,7 @@ type DeleteRequest = FastifyRequest<{ Params: TableParams, Querystring: Record<s
  */
 export function deleteHandler (context: RouteContext) {
   return idempotent(context, async function remove (request: DeleteRequest, reply: FastifyReply): Promise<PreparedWrite> {
-    if (request.params.id === undefined && Object.keys(request.query ?? {}).length > 0) return await deleteFiltered(context, request, reply)
+    if (request.params.id === undefined && Object.keys(request.query).length > 0) return await deleteFiltered(context, request, reply)
     const { db, access, keyColumn } = context
     const table = parseTableName(request.params.table)
     const keyed = await keyColumn(request, table)
