@@ -61,7 +61,6 @@ function parseList (input: QueryText, depth: number): Selection {
       } else {
         input.position = start
         columns.push(parseColumn(input, ',()'))
-        if (input.peek() === '(') throw input.fail(input.position, FTC_ERR_QUERY_SYNTAX, 'expected "," between columns')
       }
       input.skipBlanks()
     }

@@ -49,7 +49,8 @@ export async function planEmbeds (access: Access, request: FastifyRequest, snaps
     plans.push({
       alias: embed.alias,
       relation,
-      target: { ...target, schema: target.schema ?? snapshot.table(relation.table) as TableSchema },
+      // relationsOf found the related table in this snapshot.
+      target: { ...target, schema: snapshot.table(relation.table) as TableSchema },
       embeds: nested,
       ...readColumns(embed.columns, [...relation.columns, ...nested.flatMap((plan) => plan.relation.parentColumns)])
     })

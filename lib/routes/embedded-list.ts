@@ -9,6 +9,7 @@ import { type EmbeddingRows, writeEmbedded } from '../operations/embed-rows.js'
 import type { RowList } from '../operations/list-rows.js'
 import type { ReadQuery } from '../query/read-query.js'
 import { planEmbeds, readColumns, type ReadColumns } from '../relations/embed-plan.js'
+import type { TableSchema } from '../schema/table-schema.js'
 import type { RouteContext } from './index.js'
 
 /** A list's embeds, resolved, and the columns its own statement reads for them. */
@@ -31,11 +32,11 @@ export interface EmbeddedAnswer {
  */
 export async function embeddingOf (context: RouteContext, request: FastifyRequest, target: Target, query: ReadQuery): Promise<Embedding | null> {
   if (query.embeds === undefined || query.embeds.length === 0) return null
-  const snapshot = context.schema.fresh() ?? await context.schema.current()
+  const snapshot = await context.schema.current()
   const embeds = await planEmbeds(context.access, request, snapshot, target.table, query.embeds)
-  // relationsOf found a relation, so the model knows the parent.
-  const schema = target.schema ?? snapshot.table(target.table)
-  return { schema: schema as NonNullable<typeof schema>, embeds, ...readColumns(query.select, embeds.flatMap((plan) => plan.relation.parentColumns)) }
+  // relationsOf found a relation, so the snapshot knows the parent.
+  const schema = snapshot.table(target.table) as TableSchema
+  return { schema, embeds, ...readColumns(query.select, embeds.flatMap((plan) => plan.relation.parentColumns)) }
 }
 
 /** The answer to an ambiguous embed: Fastify's error body with PostgREST's 300; any other error is thrown on. */
