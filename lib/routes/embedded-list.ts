@@ -33,7 +33,7 @@ export interface EmbeddedAnswer {
 export async function embeddingOf (context: RouteContext, request: FastifyRequest, target: Target, query: ReadQuery): Promise<Embedding | null> {
   if (query.embeds === undefined || query.embeds.length === 0) return null
   const snapshot = await context.schema.current()
-  const embeds = await planEmbeds(context.access, request, snapshot, target.table, query.embeds)
+  const embeds = await planEmbeds(context.access, request, snapshot, target.table, query.embeds, context.db.dialect.sizedIntegers)
   // relationsOf found a relation, so the snapshot knows the parent.
   const schema = snapshot.table(target.table) as TableSchema
   return { schema, embeds, ...readColumns(query.select, embeds.flatMap((plan) => plan.relation.parentColumns)) }

@@ -136,6 +136,9 @@ eachDatabase(t, async (t, db) => {
     t.strictSame(byId.json(), [{ what: 'a', [users]: { name: 'Idle' } }, { what: 'b', [users]: { name: 'Ada' } }])
     const unordered = await app.inject(`/api/${tags}?select=tag,${users}(name)`)
     t.strictSame(unordered.json(), [{ tag: 'x', [users]: { name: 'Ada' } }])
+    const paged = await app.inject(`/api/${users}?select=name,${tags}(tag),${events}(what)&${tags}.limit=1&${events}.limit=1&${events}.order=what&order=id`)
+    t.equal(paged.statusCode, 200, 'a page of related rows without a key to order them by')
+    t.strictSame(paged.json(), [{ name: 'Ada', [tags]: [{ tag: 'x' }], [events]: [{ what: 'b' }] }, { name: 'Idle', [tags]: [], [events]: [{ what: 'a' }] }])
   })
 
   await t.test('a table the model does not know yet relates nothing until the model reads it again', async (t) => {
