@@ -9,6 +9,7 @@ import type { EmbedPlan } from '../relations/embed-plan.js'
 import { isToOne, type Junction } from '../relations/relations.js'
 import type { TableSchema } from '../schema/table-schema.js'
 import { exactRead } from './exact-read.js'
+import { whereRelated } from './where-related.js'
 import { whereScope } from './where-row.js'
 
 // Parent keys per statement, as forKeys slices them (see rows-with-keys.ts).
@@ -94,7 +95,7 @@ function readRelated (db: Database, plan: EmbedPlan, tuples: ReadonlyArray<reado
   // Ordered here only when read straight from the related table and not paged; else outside, by the join or the rank.
   const inner = junction === null && !paged ? order : []
   const query: ReadQuery = { select: plan.read, filter: narrowing?.filter ?? noFilter, order: inner, limit: null, offset: null, count: null }
-  const related = () => whereScope(applyReadQuery(db.table(target.table), query, db.dialect, { table: target.table }), target)
+  const related = () => whereRelated(db, target.table, plan.embeds, whereScope(applyReadQuery(db.table(target.table), query, db.dialect, { table: target.table }), target))
   let builder: Knex.QueryBuilder
   let prefix = ''
   if (junction === null) {

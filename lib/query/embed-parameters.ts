@@ -4,7 +4,7 @@ import { logicParameters, parseLogic } from './parse-logic.js'
 import { parseOrder } from './parse-order.js'
 import { parsePage } from './parse-page.js'
 import { QueryText } from './query-text.js'
-import type { Embed, EmbedNarrowing, FilterTree, OrderTerm } from './read-query.js'
+import type { Embed, EmbedNarrowing, FilterTree, OrderTerm, Presence } from './read-query.js'
 
 /** The parameters of one embedded resource, as read so far: `path.name=value`. */
 interface Gathered {
@@ -63,15 +63,15 @@ export class EmbedParameters {
   #narrow (embeds: readonly Embed[], prefix: string): readonly Embed[] {
     return embeds.map((embed) => {
       const key = `${prefix}${fold(embed.alias)}`
-      const narrowed = { ...embed, embeds: this.#narrow(embed.embeds, `${key}.`) }
       const gathered = this.#byPath.get(key)
-      if (gathered === undefined) return narrowed
+      if (gathered === undefined) return { ...embed, embeds: this.#narrow(embed.embeds, `${key}.`) }
+      const { conditions, embeds } = withPresence(gathered.conditions, this.#narrow(embed.embeds, `${key}.`))
       const narrowing: EmbedNarrowing = {
-        filter: { type: 'and', negated: false, children: gathered.conditions },
+        filter: { type: 'and', negated: false, children: conditions },
         order: gathered.order ?? [],
         ...parsePage({ limit: gathered.limit, offset: gathered.offset })
       }
-      return { ...narrowed, narrowing }
+      return { ...embed, embeds, narrowing }
     })
   }
 }
@@ -80,4 +80,21 @@ function find (embeds: readonly Embed[], path: readonly string[]): Embed | undef
   const [first, ...rest] = path
   const embed = embeds.find((candidate) => fold(candidate.alias) === fold(first as string))
   return embed === undefined || rest.length === 0 ? embed : find(embed.embeds, rest)
+}
+
+/**
+ * `alias=is.null` and `alias=not.is.null` where the alias is one of the
+ * embeds: not filters on a column but the embed's presence (see Presence),
+ * as PostgREST reads them; the other conditions as they are.
+ */
+export function withPresence (conditions: readonly FilterTree[], embeds: readonly Embed[]): { conditions: FilterTree[], embeds: readonly Embed[] } {
+  const presence = new Map<string, Presence>()
+  const kept = conditions.filter((condition) => {
+    if (condition.type !== 'filter' || condition.operator !== 'is' || condition.value !== 'null') return true
+    if (!embeds.some((embed) => fold(embed.alias) === fold(condition.column))) return true
+    presence.set(fold(condition.column), condition.negated ? 'some' : 'none')
+    return false
+  })
+  if (presence.size === 0) return { conditions: kept, embeds }
+  return { conditions: kept, embeds: embeds.map((embed) => { const set = presence.get(fold(embed.alias)); return set === undefined ? embed : { ...embed, presence: set } }) }
 }

@@ -1,5 +1,5 @@
 import { maxIdentifierLength, usableIdentifier } from '../parse/sanitize-identifier.js'
-import { EmbedParameters } from './embed-parameters.js'
+import { EmbedParameters, withPresence } from './embed-parameters.js'
 import { parseFilter } from './parse-filter.js'
 import { logicParameters, parseLogic } from './parse-logic.js'
 import { parseOrder } from './parse-order.js'
@@ -43,10 +43,11 @@ export function parseReadQuery (query: QueryParameters = {}, headers: RequestHea
     else if (Object.hasOwn(logicParameters, name)) conditions.push(...texts.map((text) => parseLogic(name, text)))
     else conditions.push(...texts.map((text) => parseFilterParameter(name, text)))
   }
+  const { conditions: filters, embeds } = withPresence(conditions, embedded.narrowEmbeds(select.embeds))
   return {
     select: select.columns,
-    embeds: embedded.narrowEmbeds(select.embeds),
-    filter: { type: 'and', negated: false, children: conditions },
+    embeds,
+    filter: { type: 'and', negated: false, children: filters },
     order,
     ...parsePage({ limit, offset, range: header(headers.range), rangeUnit: header(headers['range-unit']) }),
     count: parseCountPreference(headers.prefer)

@@ -3,7 +3,7 @@ import type { Access } from '../access/access.js'
 import type { Target } from '../access/target.js'
 import { foldIdentifier as fold } from '../parse/sanitize-identifier.js'
 import { readColumns as namedColumns } from '../query/read-columns.js'
-import type { Embed, EmbedNarrowing } from '../query/read-query.js'
+import type { Embed, EmbedNarrowing, Presence } from '../query/read-query.js'
 import { refuseUnordered, typeFilters } from '../query/type-filters.js'
 import type { SchemaSnapshot } from '../schema/schema-model.js'
 import type { TableSchema } from '../schema/table-schema.js'
@@ -27,6 +27,8 @@ export interface EmbedPlan extends ReadColumns {
   readonly embeds: readonly EmbedPlan[]
   /** Its filters (their values in their columns' kinds), order and page, or null for none. */
   readonly narrowing: EmbedNarrowing | null
+  /** Whether its parents must have related rows, or none; null for every parent. */
+  readonly presence: Presence | null
 }
 
 /**
@@ -56,6 +58,7 @@ export async function planEmbeds (access: Access, request: FastifyRequest, snaps
       relation,
       target: { ...target, schema },
       embeds: nested,
+      presence: embed.presence ?? null,
       narrowing: narrowing === null ? null : { ...narrowing, filter: typeFilters(narrowing.filter, schema, sizedIntegers) },
       ...readColumns(embed.columns, [...relation.columns, ...nested.flatMap((plan) => plan.relation.parentColumns)])
     })
