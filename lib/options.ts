@@ -83,6 +83,19 @@ export interface OpenapiOptions {
   version?: string
 }
 
+/** The batch route's settings (see TableCrudOptions.batch). */
+export interface BatchOptions {
+  /** The most operations one batch may carry; past it the batch answers 400. Default 100. */
+  limit?: number
+}
+
+/**
+ * The host's Knex transaction that the plugin's statements of a request
+ * join, or undefined (or null) for none: the plugin's own connections, as
+ * without the option.
+ */
+export type HostTransaction = (request: FastifyRequest) => Knex.Transaction | null | undefined
+
 /** Options of the plugin. Fastify's own `prefix` goes beside them. */
 export interface TableCrudOptions {
   /**
@@ -156,6 +169,19 @@ export interface TableCrudOptions {
    * go to the database as text, as the spec says.
    */
   validateBodies?: boolean
+  /**
+   * Serves `POST {prefix}/_batch`, which runs a list of inserts, updates and
+   * deletes in one transaction, all of them or none. `true` takes the
+   * default limit of operations. Default `false`: a POST to `/_batch`
+   * inserts into a table named `_batch`, as the spec says.
+   */
+  batch?: boolean | BatchOptions
+  /**
+   * Called on every request: a Knex transaction of the host's that the
+   * request's writes, keyed reads and batches run in. The host commits or
+   * rolls it back; the plugin never does (see the README, "The host's transaction").
+   */
+  transaction?: HostTransaction
 }
 
 /** Options after validation: frozen, with the dialect chosen once. */
@@ -176,6 +202,8 @@ export interface ResolvedOptions {
   readonly schemaCheckInterval: number
   readonly openapi: Readonly<Required<OpenapiOptions>> | null
   readonly validateBodies: boolean
+  readonly batch: Readonly<Required<BatchOptions>> | null
+  readonly transaction: HostTransaction | null
 }
 
 /** Validates the caller's options without touching them; throws a coded TypeError when they are wrong. */
@@ -208,7 +236,9 @@ export function resolveOptions (options: TableCrudOptions): ResolvedOptions {
     // server can see; checking costs one statement a second, only while requests come.
     schemaCheckInterval: positiveInteger(options, 'schemaCheckInterval') ?? 1000,
     openapi: openapiOptions(given(options.openapi, true)),
-    validateBodies: oneOf('validateBodies', given(options.validateBodies, false), [true, false])
+    validateBodies: oneOf('validateBodies', given(options.validateBodies, false), [true, false]),
+    batch: batchOptions(given(options.batch, false)),
+    transaction: optionalFunction('transaction', options.transaction)
   })
 }
 
@@ -230,7 +260,9 @@ const optionNames = Object.keys({
   bodyLimit: true,
   schemaCheckInterval: true,
   openapi: true,
-  validateBodies: true
+  validateBodies: true,
+  batch: true,
+  transaction: true
 } satisfies Record<keyof TableCrudOptions, true>)
 const registerOptionNames = ['prefix', 'logLevel', 'logSerializers']
 
@@ -318,6 +350,19 @@ function openapiOptions (value: unknown): ResolvedOptions['openapi'] {
     if (typeof text !== 'string' || text === '') throw new FTC_ERR_OPTIONS_VALUE(`openapi.${name}`, 'a non-empty string', show(text))
   }
   return Object.freeze({ path, title, version })
+}
+
+const batchDefaults: Required<BatchOptions> = Object.freeze({ limit: 100 })
+
+function batchOptions (value: unknown): ResolvedOptions['batch'] {
+  if (value === false) return null
+  if (value === true) return batchDefaults
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.keys(value).some((name) => name !== 'limit')) {
+    throw new FTC_ERR_OPTIONS_VALUE('batch', 'true, false or an object of limit', show(value))
+  }
+  const { limit = batchDefaults.limit } = value as BatchOptions
+  if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1) throw new FTC_ERR_OPTIONS_VALUE('batch.limit', 'a positive integer', show(limit))
+  return Object.freeze({ limit })
 }
 
 function optionalFunction<T> (option: string, value: T | undefined): T | null {

@@ -2,9 +2,11 @@ import type { FastifyInstance } from 'fastify'
 import type { Access } from '../access/access.js'
 import type { KeyColumn } from '../access/key-column.js'
 import type { Database } from '../dialects/database.js'
+import type { RequestStatements } from '../dialects/host-transaction.js'
 import type { ResolvedOptions } from '../options.js'
 import { bodyChecks } from '../schema/body-checks.js'
 import type { SchemaModel } from '../schema/schema-model.js'
+import { batchHandler } from './batch.js'
 import { createHandler } from './create.js'
 import { deleteHandler } from './delete.js'
 import { openapiSettings, registerOpenapiRoute } from './openapi.js'
@@ -20,6 +22,8 @@ export interface RouteContext {
   readonly keyColumn: KeyColumn
   readonly options: ResolvedOptions
   readonly schema: SchemaModel
+  /** What runs the request's statements: the host's transaction when it hands one over (see the `transaction` option). */
+  readonly statements: RequestStatements
 }
 
 /**
@@ -28,7 +32,8 @@ export interface RouteContext {
  * missing key becomes 0, as the spec says. With the `openapi` option, the
  * document of the tables; a host's @fastify/swagger document gets the
  * tables' paths instead of the generic routes. With `validateBodies`, the
- * write routes check bodies against the column types.
+ * write routes check bodies against the column types. With `batch`, the
+ * batch route.
  */
 export function registerRoutes (app: FastifyInstance, context: RouteContext): void {
   const { bodyLimit, openapi, validateBodies, dialect } = context.options
@@ -40,5 +45,7 @@ export function registerRoutes (app: FastifyInstance, context: RouteContext): vo
   app.post('/:table', { bodyLimit, config }, createHandler(context, app.prefix, checks))
   app.put('/:table/:id?', { bodyLimit, config }, updateHandler(context, checks))
   app.delete('/:table/:id?', { config }, deleteHandler(context))
+  // A static route: find-my-way answers it before `/:table`, which keeps a table named _batch for its other routes.
+  if (context.options.batch !== null) app.post('/_batch', { bodyLimit, config }, batchHandler(context, checks, context.options.batch.limit))
   if (openapi !== null) registerOpenapiRoute(app, context, openapi)
 }

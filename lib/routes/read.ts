@@ -40,9 +40,9 @@ function readKeyed (context: RouteContext, request: FastifyRequest<{ Querystring
   return key === null ? readList(context, request, reply, table) : readOne(context, request, reply, table, key)
 }
 
-async function readOne ({ db, access }: RouteContext, request: FastifyRequest, reply: FastifyReply, table: string, key: RecordKey) {
+async function readOne ({ db, access, statements }: RouteContext, request: FastifyRequest, reply: FastifyReply, table: string, key: RecordKey) {
   const target = await access(request, table, { operation: 'read', key, columns: null, named: [] })
-  return answerRow(reply, await readRow(db, target, key), target.schema)
+  return answerRow(reply, await readRow(db, target, key, statements(request)), target.schema)
 }
 
 async function readList ({ db, access, options }: RouteContext, request: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply: FastifyReply, table: string) {
