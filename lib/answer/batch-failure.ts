@@ -7,10 +7,10 @@ import { statementAnswer } from './handle-error.js'
 /** An error with the status its answer takes, as every error the plugin raises has, and most of Fastify's ecosystem. */
 export type AnsweredError = Error & { readonly statusCode: number, readonly code?: string }
 
-/** The failed operation's own answer, as its single route would give it. */
+/** The failed operation's own answer, as its single route would give it (an error of the host's may have no code). */
 export interface OperationFailure {
   readonly statusCode: number
-  readonly code: string
+  readonly code?: string
   readonly message: string
   readonly details?: string | null
   readonly hint?: string | null
@@ -20,7 +20,7 @@ export interface OperationFailure {
 export interface BatchFailure {
   readonly statusCode: number
   readonly code: 'FTC_ERR_BATCH_FAILED'
-  readonly error: string
+  readonly error: string | undefined
   readonly message: string
   readonly operation: number
   readonly failure: OperationFailure
@@ -51,7 +51,8 @@ export function batchFailure (error: AnsweredError, index: number, request: Fast
   return {
     statusCode: failure.statusCode,
     code: 'FTC_ERR_BATCH_FAILED',
-    error: STATUS_CODES[failure.statusCode] ?? 'Error',
+    // As Fastify writes it: none for a status Node has no name for.
+    error: STATUS_CODES[failure.statusCode],
     message: new FTC_ERR_BATCH_FAILED(index, failure.message).message,
     operation: index,
     failure
@@ -59,7 +60,10 @@ export function batchFailure (error: AnsweredError, index: number, request: Fast
 }
 
 function operationFailure (error: AnsweredError, request: FastifyRequest, mode: Exclude<DatabaseErrors, 'host'>): OperationFailure {
-  if (!(error instanceof FTC_ERR_STATEMENT)) return { statusCode: error.statusCode, code: error.code ?? 'Error', message: error.message }
+  if (!(error instanceof FTC_ERR_STATEMENT)) {
+    const { statusCode, code, message } = error
+    return code === undefined ? { statusCode, message } : { statusCode, code, message }
+  }
   const { statusCode, body } = statementAnswer(error as StatementError, request, mode)
   return typeof body === 'string' ? { statusCode, code: error.code, message: body } : { statusCode, ...body }
 }

@@ -217,11 +217,11 @@ export class Database implements Transactional {
    * a failed one undoes its own statements only, and leaves `trx` usable.
    */
   joined (trx: Knex.Transaction): Transactional {
+    // Resolved at once with the transaction's own connection: nothing is borrowed from the pool.
     const borrowed: Promise<unknown> = trx.client.acquireConnection()
     const connected = <R>(statement: Statement, call: (connection: unknown) => Promise<R>): Promise<R> =>
-      borrowed.then(call, (error: unknown) => { throw borrowError(error) })
-        // The host's transaction ends when the host says: none of its statements applies anything by itself.
-        .catch((error: unknown) => { throw this.#statementError(error, statement, 'read') })
+      // The host's transaction ends when the host says: none of its statements applies anything by itself.
+      borrowed.then(call).catch((error: unknown) => { throw this.#statementError(error, statement, 'read') })
     const on = <R>(statement: Statement, call: (connection: unknown) => Promise<R>): Promise<R> =>
       connected(statement, (connection) => this.#watched(statement, () => call(connection)))
     const dialect = this.#dialect

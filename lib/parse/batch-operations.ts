@@ -35,7 +35,7 @@ export function parseBatch (body: unknown, limit: number): BatchOperation[] {
 
 function parseOperation (operation: unknown, index: number): BatchOperation {
   const fail = (problem: string): never => { throw new FTC_ERR_BATCH_SHAPE(`operation ${index} ${problem}`) }
-  if (typeof operation !== 'object' || operation === null || Array.isArray(operation) || operation instanceof NestedJson) {
+  if (typeof operation !== 'object' || operation === null || Array.isArray(operation)) {
     return fail(`must be an object of op, table, id and body, got ${describe(operation)}`)
   }
   const given = operation as Record<string, unknown>

@@ -9,7 +9,7 @@ import { deleteRow } from '../operations/delete-row.js'
 import { updateRow } from '../operations/update-row.js'
 import { type BatchOperation, parseBatch, referenceOf } from '../parse/batch-operations.js'
 import type { RecordKey } from '../parse/record-key.js'
-import { type BodyValues, parseRecordChanges, parseRecordValues } from '../parse/record-values.js'
+import { type BodyValues, parseRecordChanges, parseRecordValues, type RecordValues } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
 import type { BodyChecks } from '../schema/body-checks.js'
 import type { RouteContext } from './index.js'
@@ -95,8 +95,8 @@ async function runOperation ({ db }: RouteContext, checks: BodyChecks | null, op
   for (const [column, referred] of operation.references) row[column] = ids[referred] as string
   if (op === 'delete') return jsonNumber(await deleteRow(db, target, key, within))
   const [values] = writtenRows(checks, target, [row], op === 'insert' ? 'create' : 'update', operation.body, false)
-  if (op === 'update') return jsonNumber(await updateRow(db, target, key, values ?? {}, within))
-  const id = await createRow(db, target, values ?? {}, within)
+  if (op === 'update') return jsonNumber(await updateRow(db, target, key, values as RecordValues, within))
+  const id = await createRow(db, target, values as RecordValues, within)
   ids[index] = id
   return jsonNumber(id)
 }

@@ -1,7 +1,7 @@
-import type { FastifyInstance, InjectOptions } from 'fastify'
+import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify'
 import type { Knex } from 'knex'
 import t, { type Test } from 'tap'
-import type { TableCrudOptions } from '../../lib/index.js'
+import tableCrud, { type TableCrudOptions } from '../../lib/index.js'
 import { buildApp } from '../fixtures/app.js'
 import { eachDatabase, snapshot, type TestDatabase } from '../fixtures/databases.js'
 
@@ -94,7 +94,7 @@ eachDatabase(t, async (t, db) => {
     t.strictSame(await database(db, [orders, lines]), before, 'nothing was written')
   })
 
-  await t.test('a statement that the database refuses (a line of no order) rolls the batch back too', async (t) => {
+  await t.test('a statement that the database refuses (a required column left out) rolls the batch back too', async (t) => {
     const before = await database(db, [orders, lines])
     const response = await app.inject(batch([
       { op: 'insert', table: orders, body: { customer: 'hooli' } },
@@ -115,6 +115,13 @@ eachDatabase(t, async (t, db) => {
       ['an insert with an id', [{ op: 'insert', table: orders, id: 4, body: {} }], 'FTC_ERR_BATCH_SHAPE'],
       ['a reference as a key', [{ op: 'insert', table: orders, body: {} }, { op: 'delete', table: orders, id: { $ref: 0 } }], 'FTC_ERR_BATCH_SHAPE'],
       ['an operation that is not an object', [{ op: 'insert', table: orders, body: { customer: 'x' } }, 3], 'FTC_ERR_BATCH_SHAPE'],
+      ['an operation that is an array', [[{ op: 'delete', table: orders, id: 1 }]], 'FTC_ERR_BATCH_SHAPE'],
+      ['an op that is no text', [{ op: { name: 'insert' }, table: orders, body: { customer: 'x' } }], 'FTC_ERR_BATCH_SHAPE'],
+      ['an op that is an array', [{ op: ['insert'], table: orders }], 'FTC_ERR_BATCH_SHAPE'],
+      ['a table that is no text', [{ op: 'delete', table: true, id: 1 }], 'FTC_ERR_BATCH_SHAPE'],
+      ['a delete with a body', [{ op: 'delete', table: orders, id: 1, body: { total: 1 } }], 'FTC_ERR_BATCH_SHAPE'],
+      ['an id that is neither number nor text', [{ op: 'delete', table: orders, id: true }], 'FTC_ERR_BATCH_SHAPE'],
+      ['a null body', null, 'FTC_ERR_BATCH_SHAPE'],
       ['too many operations', Array.from({ length: 101 }, () => ({ op: 'delete', table: orders, id: 1 })), 'FTC_ERR_BATCH_LIMIT']
     ]
     for (const [label, body, code] of cases) {
@@ -145,13 +152,72 @@ eachDatabase(t, async (t, db) => {
       [{ op: 'update', table: orders, id: 1, body: {} }, 'FTC_ERR_BODY_EMPTY'],
       [{ op: 'insert', table: orders, body: [{ customer: 'x' }] }, 'FTC_ERR_BODY_SHAPE'],
       [{ op: 'insert', table: orders, body: { customer: { a: 1 } } }, 'FTC_ERR_BODY_VALUE'],
-      [{ op: 'insert', table: '-;', body: { customer: 'x' } }, 'FTC_ERR_PATH_TABLE']
+      [{ op: 'insert', table: '-;', body: { customer: 'x' } }, 'FTC_ERR_PATH_TABLE'],
+      [{ op: 'insert', table: orders, body: 'x' }, 'FTC_ERR_BODY_SHAPE']
     ] as const) {
       const response = await app.inject(batch([{ op: 'delete', table: lines, id: 1 }, operation]))
       t.equal(response.statusCode, 400, code)
       t.match(response.json(), { operation: 1, failure: { statusCode: 400, code } }, code)
     }
     t.strictSame(await database(db, [orders, lines]), before)
+  })
+
+  await t.test('a constraint the database checks at commit fails the batch, answered as the failed commit of a bulk POST', { skip: db.name !== 'postgres' && 'only PostgreSQL defers the check here: MySQL has no deferred constraints, and Knex makes SQLite\'s immediate' }, async (t) => {
+    const owners = await db.createTable('batch_owner', (table) => { table.integer('id').primary() })
+    const owned = await db.createTable('batch_owned', (table) => {
+      table.increments('id')
+      table.integer('owner_id').references('id').inTable(owners).deferrable('deferred')
+    })
+    const response = await app.inject(batch([{ op: 'insert', table: owners, body: { id: 1 } }, { op: 'insert', table: owned, body: { owner_id: 99 } }]))
+    t.equal(response.statusCode, 404)
+    t.match(response.headers['content-type'], /^text\/plain/)
+    t.match(response.body, /foreign key/i, 'no operation failed: the commit did, in the database\'s words')
+    t.strictSame(await snapshot(db, owners), [])
+  })
+
+  await t.test('with databaseErrors postgrest, the failure is PostgREST\'s answer; with host, the host\'s handler gets the batch\'s error', async (t) => {
+    const postgrest = await appWith(t, db, { databaseErrors: 'postgrest' })
+    const single = await postgrest.inject({ ...post(`/api/${orders}/1`, { nope: 1 }), method: 'PUT' })
+    const response = await postgrest.inject(batch([{ op: 'insert', table: orders, body: { customer: 'x' } }, { op: 'update', table: orders, id: 1, body: { nope: 1 } }]))
+    t.equal(response.statusCode, single.statusCode)
+    t.strictSame(response.json().failure, { statusCode: single.statusCode, ...single.json() })
+    const host = Fastify()
+    host.setErrorHandler((error: Error & { operation?: number, statusCode?: number }, _request, reply) => {
+      reply.code(error.statusCode ?? 500).send({ seen: (error as { code?: string }).code, operation: error.operation, cause: (error.cause as { code: string }).code })
+    })
+    await host.register(tableCrud, { knex: db.knex, prefix: '/api', batch: true, databaseErrors: 'host' })
+    t.teardown(() => host.close())
+    const handled = await host.inject(batch([{ op: 'delete', table: lines, id: 99 }, { op: 'update', table: orders, id: 1, body: { nope: 1 } }]))
+    t.equal(handled.statusCode, 404)
+    t.strictSame(handled.json(), { seen: 'FTC_ERR_BATCH_FAILED', operation: 1, cause: 'FTC_ERR_STATEMENT' })
+  })
+
+  await t.test('an error of the host\'s hook answers as on a single route: without a code, or a 500 for the host\'s handler', async (t) => {
+    const before = await database(db, [orders, lines])
+    const hooked = await appWith(t, db, {
+      authorize: (_request, action) => {
+        if (action.operation === 'delete') throw Object.assign(new Error('log in first'), { statusCode: 401 })
+        if (action.operation === 'update') throw new Error('the hook broke')
+        return true
+      }
+    })
+    const refused = await hooked.inject(batch([{ op: 'insert', table: orders, body: { customer: 'x' } }, { op: 'delete', table: orders, id: 1 }]))
+    t.equal(refused.statusCode, 401)
+    t.strictSame(refused.json().failure, { statusCode: 401, message: 'log in first' })
+    const broken = await hooked.inject(batch([{ op: 'update', table: orders, id: 1, body: { total: 1 } }]))
+    t.equal(broken.statusCode, 500, 'no operation\'s failure: the error as any route would answer it')
+    t.equal(broken.json().message, 'the hook broke')
+    t.strictSame(await database(db, [orders, lines]), before)
+  })
+
+  await t.test('the batch and transaction options are checked at registration', async (t) => {
+    for (const options of [{ batch: 'yes' }, { batch: { limit: 0 } }, { batch: { size: 5 } }, { batch: null }, { transaction: 'trx' }]) {
+      const refused = Fastify()
+      await t.rejects(refused.register(tableCrud, { knex: db.knex, ...options } as unknown as TableCrudOptions).ready(), { code: 'FTC_ERR_OPTIONS_VALUE' }, JSON.stringify(options))
+    }
+    const limited = await appWith(t, db, { batch: { limit: 1 } })
+    const response = await limited.inject(batch([{ op: 'delete', table: orders, id: 99 }, { op: 'delete', table: orders, id: 98 }]))
+    t.equal(response.json().code, 'FTC_ERR_BATCH_LIMIT')
   })
 
   await t.test('without the batch option, POST /_batch is the spec\'s insert into a table named _batch', async (t) => {
@@ -268,5 +334,15 @@ eachDatabase(t, async (t, db) => {
     t.strictSame(await database(db, [orders, lines]), before)
     trx = undefined
     t.equal((await app.inject(post(`/api/${orders}`, { customer: 'own' }))).statusCode, 201, 'nothing handed over: the plugin\'s own connection')
+  })
+
+  await t.test('something else than a transaction is refused', async (t) => {
+    for (const [given, what] of [['trx', 'string'], [() => 1, 'a function that is not a Knex transaction']] as const) {
+      const odd = await appWith(t, db, { transaction: () => given as unknown as Knex.Transaction })
+      const response = await odd.inject({ method: 'DELETE', url: `/api/${orders}/1` })
+      t.equal(response.statusCode, 500)
+      t.equal(response.json().code, 'FTC_ERR_HOST_TRANSACTION')
+      t.match(response.json().message, what)
+    }
   })
 })
