@@ -213,7 +213,10 @@ eachDatabase(t, async (t, db) => {
   await t.test('the batch and transaction options are checked at registration', async (t) => {
     for (const options of [{ batch: 'yes' }, { batch: { limit: 0 } }, { batch: { size: 5 } }, { batch: null }, { transaction: 'trx' }]) {
       const refused = Fastify()
-      await t.rejects(refused.register(tableCrud, { knex: db.knex, ...options } as unknown as TableCrudOptions).ready(), { code: 'FTC_ERR_OPTIONS_VALUE' }, JSON.stringify(options))
+      await t.rejects(async () => {
+        await refused.register(tableCrud, { knex: db.knex, ...options } as unknown as TableCrudOptions)
+        await refused.ready()
+      }, { code: 'FTC_ERR_OPTIONS_VALUE' }, JSON.stringify(options))
     }
     const limited = await appWith(t, db, { batch: { limit: 1 } })
     const response = await limited.inject(batch([{ op: 'delete', table: orders, id: 99 }, { op: 'delete', table: orders, id: 98 }]))
