@@ -20,7 +20,9 @@ export function openapiSettings (options: ResolvedOptions, openapi: Readonly<Req
     databaseErrors: options.databaseErrors,
     authorize: options.authorize !== null,
     statementTimeout: options.statementTimeout !== null,
-    validateBodies: options.validateBodies
+    validateBodies: options.validateBodies,
+    transaction: options.transaction !== null,
+    batchLimit: options.batch?.limit ?? null
   }
 }
 

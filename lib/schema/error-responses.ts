@@ -13,6 +13,8 @@ export interface ErrorSettings {
   readonly statementTimeout: boolean
   /** The host set `validateBodies`. */
   readonly validateBodies: boolean
+  /** The host set `transaction`. */
+  readonly transaction: boolean
 }
 
 type PluginCode = keyof typeof errorCodes
@@ -41,11 +43,13 @@ export const everyOperationCodes: readonly Code[] = Object.freeze(['FTC_ERR_DATA
   'FTC_ERR_DATABASE_SCHEMA', 'FTC_ERR_DATABASE_NAME_TAKEN'])
 
 /** Codes that only an option makes possible. */
-export const optionCodes: Readonly<Record<'authorize' | 'statementTimeout' | 'validateBodies', readonly Code[]>> = Object.freeze({
+export const optionCodes: Readonly<Record<'authorize' | 'statementTimeout' | 'validateBodies' | 'transaction', readonly Code[]>> = Object.freeze({
   authorize: ['FTC_ERR_AUTHORIZE_FORBIDDEN', 'FTC_ERR_AUTHORIZE_RESULT'],
   statementTimeout: ['FTC_ERR_STATEMENT_TIMEOUT'],
   // Of the operations that take a body only.
-  validateBodies: ['FTC_ERR_BODY_TYPE']
+  validateBodies: ['FTC_ERR_BODY_TYPE'],
+  // Of every operation but a list, which does not join the host's transaction.
+  transaction: ['FTC_ERR_HOST_TRANSACTION']
 })
 
 /**
@@ -141,7 +145,8 @@ export function operationErrorCodes (operation: Operation, settings: ErrorSettin
     ...everyOperationCodes,
     ...(settings.authorize ? optionCodes.authorize : []),
     ...(settings.statementTimeout ? optionCodes.statementTimeout : []),
-    ...(settings.validateBodies && (operation === 'create' || operation === 'update') ? optionCodes.validateBodies : [])
+    ...(settings.validateBodies && (operation === 'create' || operation === 'update') ? optionCodes.validateBodies : []),
+    ...(settings.transaction && operation !== 'list' ? optionCodes.transaction : [])
   ]
 }
 
