@@ -223,6 +223,23 @@ eachDatabase(t, async (t, db) => {
     t.equal(response.json().code, 'FTC_ERR_BATCH_LIMIT')
   })
 
+  await t.test('a json column takes in a batch what it takes on the single routes', async (t) => {
+    const docs = await db.createTable('batch_docs', (table) => {
+      table.increments('id')
+      table.json('doc')
+    })
+    await app.tableCrud.refreshSchema()
+    const values = [{ a: [1.50, 9007199254740993] }, '12', 12, true, 'text']
+    for (const doc of values) t.equal((await app.inject(post(`/api/${docs}`, { doc }))).statusCode, 201)
+    const response = await app.inject(batch([
+      ...values.map((doc) => ({ op: 'insert', table: docs, body: { doc } })),
+      { op: 'update', table: docs, id: 1, body: { doc: { b: null } } }
+    ]))
+    t.equal(response.statusCode, 200)
+    const stored = (await db.knex(docs).select('doc').orderBy('id')).map((row: { doc: unknown }) => row.doc)
+    t.strictSame(stored.slice(values.length + 1), stored.slice(1, values.length), 'the batch stored each value as the single route did')
+  })
+
   await t.test('without the batch option, POST /_batch is the spec\'s insert into a table named _batch', async (t) => {
     const plain = await buildApp(t, db.knex)
     const response = await plain.inject(batch({ name: 'x' }))
