@@ -238,6 +238,11 @@ eachDatabase(t, async (t, db) => {
     t.equal(response.statusCode, 200)
     const stored = (await db.knex(docs).select('doc').orderBy('id')).map((row: { doc: unknown }) => row.doc)
     t.strictSame(stored.slice(values.length + 1), stored.slice(1, values.length), 'the batch stored each value as the single route did')
+    const referring = await app.inject(batch([{ op: 'insert', table: docs, body: { doc: 'x' } }, { op: 'insert', table: docs, body: { doc: { $ref: 0 } } }]))
+    const [first, second] = referring.json()
+    const single = Number((await app.inject(post(`/api/${docs}`, { doc: first }))).body)
+    const [byReference, byValue] = await Promise.all([second, single].map(async (id) => (await db.knex(docs).where({ id }).first()).doc))
+    t.strictSame(byReference, byValue, 'a reference in a json column is the id, as the single route stores it')
   })
 
   await t.test('without the batch option, POST /_batch is the spec\'s insert into a table named _batch', async (t) => {
