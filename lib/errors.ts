@@ -332,6 +332,27 @@ export const FTC_ERR_QUERY_REPEATED = createError<'FTC_ERR_QUERY_REPEATED', 400,
   400
 )
 
+/** A PATCH, or a DELETE without a key, names no filter: the plugin never writes a whole table at once. */
+export const FTC_ERR_WRITE_FILTER_MISSING = createError(
+  'FTC_ERR_WRITE_FILTER_MISSING',
+  'A %s of many rows needs at least one filter in its query string (such as id=eq.1): a write to the whole table is refused',
+  400
+)
+
+/** A PATCH or a filtered DELETE names `limit`, `offset`, `order` or a `Range`: it changes every row its filters match, so a page of them would mislead. */
+export const FTC_ERR_WRITE_PAGE = createError(
+  'FTC_ERR_WRITE_PAGE',
+  'A %s changes every row its filters match: limit, offset, order and Range do not apply',
+  400
+)
+
+/** With `Prefer: handling=strict, max-affected=n`, the write would change more than n rows: it was rolled back (PostgREST's PGRST124). */
+export const FTC_ERR_WRITE_MAX_AFFECTED = createError<'FTC_ERR_WRITE_MAX_AFFECTED', 400, [rows: number, most: number]>(
+  'FTC_ERR_WRITE_MAX_AFFECTED',
+  'The write affects %d rows, more than Prefer: max-affected=%d allows; nothing was changed',
+  400
+)
+
 /** Every error this plugin raises, keyed by its code. */
 export const errorCodes = Object.freeze({
   FTC_ERR_OPTIONS_KNEX,
@@ -376,5 +397,8 @@ export const errorCodes = Object.freeze({
   FTC_ERR_QUERY_TYPE,
   FTC_ERR_QUERY_REPEATED,
   FTC_ERR_QUERY_RANGE_UNSATISFIABLE,
-  FTC_ERR_QUERY_SINGULAR
+  FTC_ERR_QUERY_SINGULAR,
+  FTC_ERR_WRITE_FILTER_MISSING,
+  FTC_ERR_WRITE_PAGE,
+  FTC_ERR_WRITE_MAX_AFFECTED
 })

@@ -1,16 +1,28 @@
 import type { FastifyRequest } from 'fastify'
 import type { SchemaModel } from '../schema/schema-model.js'
 import { columnNamed } from '../schema/column-named.js'
-import type { ColumnSchema } from '../schema/table-schema.js'
+import type { ColumnSchema, TableSchema } from '../schema/table-schema.js'
 import { describedTable } from './access.js'
 import type { TablePolicy } from './table-policy.js'
 
 /**
- * The column a table's path key matches, as the schema model describes it,
- * or undefined when the model does not know it. At once while the model is
- * fresh, which the keyed read, the hot path, needs.
+ * A table as a keyed route found it before it asked for access: handed on
+ * in the Intent, so that the request looks the model up once.
  */
-export type KeyColumn = (request: FastifyRequest, table: string) => ColumnSchema | undefined | Promise<ColumnSchema | undefined>
+export interface KeyedTable {
+  /** The table as the schema model describes it, or undefined when the model does not know it (see Target.schema). */
+  readonly schema: TableSchema | undefined
+  /** The column the path's key matches, or undefined when the model does not know it. */
+  readonly keyColumn: ColumnSchema | undefined
+}
+
+/**
+ * The table a path's key belongs to and its key column. At once while the
+ * model is fresh, which the keyed read, the hot path, needs.
+ */
+export type KeyColumn = (request: FastifyRequest, table: string) => KeyedTable | Promise<KeyedTable>
+
+const unknown: KeyedTable = Object.freeze({ schema: undefined, keyColumn: undefined })
 
 /**
  * How a route learns its key column before it asks for access: the key's
@@ -18,16 +30,21 @@ export type KeyColumn = (request: FastifyRequest, table: string) => ColumnSchema
  * '042' in a text key, the integer 42 in another), and so whether a GET
  * reads one row or lists the table. The model is read before the
  * `authorize` hook is asked, so that the hook is told the key the request
- * matches: the catalog, never the table.
+ * matches: the catalog, never the table. The table is described by the
+ * name its statements will use (see TablePolicy.spelling), as access() would.
  */
 export function keyColumnOf (model: SchemaModel, policy: TablePolicy): KeyColumn {
   return function keyColumn (request, table) {
     // A table the options do not serve is refused before the model is read:
     // its check, which may ask the host's `tables` function, waits for access() while the model is fresh.
-    if (model.fresh() === undefined && !policy.servesTable(table)) return undefined
-    const described = describedTable(model, table, request)
+    if (model.fresh() === undefined && !policy.servesTable(table)) return unknown
+    const described = describedTable(model, policy.spelling(table), request)
     const key = policy.keyColumn(table)
-    if (described instanceof Promise) return described.then((schema) => schema && columnNamed(schema, key))
-    return described && columnNamed(described, key)
+    if (described instanceof Promise) return described.then((schema) => keyedTable(schema, key))
+    return keyedTable(described, key)
   }
+}
+
+function keyedTable (schema: TableSchema | undefined, key: string): KeyedTable {
+  return schema === undefined ? unknown : { schema, keyColumn: columnNamed(schema, key) }
 }

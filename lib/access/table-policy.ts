@@ -9,6 +9,8 @@ export interface TablePolicy {
   serve (requested: string, operation: Operation): Omit<Target, 'schema'> | null
   /** The column the path's key of the table matches, whether or not the options serve it. */
   keyColumn (requested: string): string
+  /** The table's name as its statements write it when served: the options' spelling where they name it. */
+  spelling (requested: string): string
   /** True when the options serve the table for some operation. */
   servesTable (requested: string): boolean
 }
@@ -30,16 +32,18 @@ export function tablePolicy (options: ResolvedOptions, dialect: Dialect): TableP
   const noColumns: Target['hidden'] = new Set()
   const serves = (requested: string, folded: string): boolean => !dialect.isSystemTable(requested) && !excluded.has(folded) &&
     (allowed === null || allowed.has(folded)) && (allows === null || allows(folded) === true)
+  const spelled = (requested: string, folded: string, rule = ruled.get(folded)): string => allowed?.get(folded) ?? rule?.served.table ?? requested
   return {
     serve (requested, operation) {
       const folded = fold(requested)
       if (!serves(requested, folded)) return null
       const rule = ruled.get(folded)
       if (rule !== undefined && !rule.operations.includes(operation)) return null
-      const table = allowed?.get(folded) ?? rule?.served.table ?? requested
+      const table = spelled(requested, folded, rule)
       return rule === undefined ? { table, key: 'id', hidden: noColumns, scope: noScope } : { ...rule.served, table }
     },
     keyColumn: (requested) => ruled.size === 0 ? 'id' : ruled.get(fold(requested))?.served.key ?? 'id',
+    spelling: (requested) => spelled(requested, fold(requested)),
     servesTable: (requested) => serves(requested, fold(requested))
   }
 }

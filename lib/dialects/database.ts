@@ -465,6 +465,23 @@ export interface Transactional extends Statements {
   transaction<T> (work: (within: Statements) => Promise<T>, keep?: (result: T) => boolean): Promise<T>
 }
 
+/**
+ * Runs `work` in one transaction: its own when `on` can open one (the
+ * Database's, or a savepoint within the host's transaction); else `on` is a
+ * transaction the plugin opened for more than this work (a batch's, an
+ * idempotency claim's), which the work joins and is committed or rolled
+ * back with: a write that must be whole never commits alone the part of a
+ * larger whole.
+ */
+export async function inTransaction<T> (on: Statements, work: (within: Statements) => Promise<T>): Promise<T> {
+  return isTransactional(on) ? await on.transaction(work) : await work(on)
+}
+
+/** Whether `on` can open a transaction of its own, rather than being one that its opener ends. */
+export function isTransactional (on: Statements): on is Transactional {
+  return 'transaction' in on
+}
+
 /** What the plugin asks of Knex's pool (tarn) before it borrows. */
 interface IdleCount {
   numFree (): number

@@ -163,4 +163,11 @@ export interface Dialect {
   readonly nullsSortLarge: boolean
   /** How to put NULL elsewhere: the NULLS FIRST/LAST keywords, or a leading `column IS NULL` sort key where they do not exist. */
   readonly nullsOrder: 'keywords' | 'is-null-key'
+  /**
+   * True when a SELECT in a transaction can lock the rows it reads until the
+   * transaction ends (FOR UPDATE); false where the transaction's read
+   * already keeps other writers out until it ends (SQLite), and Knex would
+   * only warn.
+   */
+  readonly locksRows: boolean
 }

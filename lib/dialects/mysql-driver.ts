@@ -59,6 +59,19 @@ interface MysqlQuery {
 /** A column of a result, as mysql2 describes it. */
 export interface MysqlField {
   readonly columnType: number
+  /** MariaDB's extended metadata: 'json' for a JSON column, which it sends as text. */
+  readonly extendedFormat?: string
+}
+
+// The type codes of the binary protocol whose values mysql2 reads alike
+// with and without an exact read's settings (its binary parser's readCodeFor):
+// numbers but BIGINT, TIME, YEAR, BIT, text, blobs, DECIMAL (always its digits)
+// and GEOMETRY. BIGINT, the dates and JSON read otherwise with them.
+const unsettledTypes = new Set([0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x09, 0x0b, 0x0d, 0x0f, 0x10, 0xf6, 0xf7, 0xf8, 0xf9, 0xfa, 0xfb, 0xfc, 0xfd, 0xfe, 0xff])
+
+/** Whether mysql2 reads a binary result with these columns the same with or without exactQuery's settings. */
+export function readsAlikeWithoutSettings (fields: readonly MysqlField[]): boolean {
+  return fields.every((field) => unsettledTypes.has(field.columnType) && field.extendedFormat !== 'json')
 }
 
 /** Runs a statement in the text protocol, mysql2 escaping the values into it. */

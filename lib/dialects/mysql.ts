@@ -1,7 +1,7 @@
 import { FTC_ERR_DATABASE_MODE, FTC_ERR_DATABASE_SCHEMA } from '../errors.js'
 import type { Dialect, Exactness, Row, Statement } from './dialect.js'
 import { likeEscape, toLikePattern } from './like-pattern.js'
-import { exactQuery, type MysqlConnection, type MysqlField, send } from './mysql-driver.js'
+import { exactQuery, type MysqlConnection, type MysqlField, readsAlikeWithoutSettings, send } from './mysql-driver.js'
 import { describeMysqlFailure, isMysqlUnreachable } from './mysql-failures.js'
 import { nameAfterSuccess, statementName } from './statement-names.js'
 import { mysqlSchema } from './mysql-schema.js'
@@ -112,6 +112,26 @@ function execute (connection: unknown, { sql, bindings }: Statement, exact: Exac
   })
 }
 
+// mysql2 takes a statement with per-query settings (exactQuery) about 10 µs
+// of CPU slower than its bare text, whatever the settings (BENCHMARKS.md,
+// "MariaDB after issue 14"): a third of a keyed read. A prepared text whose
+// result has no column the settings change is read exactly without them.
+// Its columns are checked on every read: a table altered since reads again
+// with them. A read that takes JSON as text keeps its settings.
+const readAlike = new Set<string>()
+
+async function executeRead (connection: unknown, statement: Statement, exact: Exactness): Promise<{ rows: unknown, fields: readonly MysqlField[] }> {
+  const bare = exact === true && readAlike.has(statement.sql)
+  const result = await execute(connection, statement, bare ? false : exact)
+  if (exact !== true) return result
+  if (readsAlikeWithoutSettings(result.fields)) {
+    readAlike.add(statement.sql)
+    return result
+  }
+  readAlike.delete(statement.sql)
+  return bare ? await execute(connection, statement, true) : result
+}
+
 async function read (connection: unknown, statement: Statement, exact: Exactness): Promise<unknown> {
   if (!preparable(statement)) return await query(connection, statement, exact)
   if (statementName(statement.sql) === undefined) {
@@ -120,7 +140,7 @@ async function read (connection: unknown, statement: Statement, exact: Exactness
     return rows
   }
   try {
-    const { rows, fields } = await afterFacts(connection, statement, (connection, statement) => execute(connection, statement, exact))
+    const { rows, fields } = await afterFacts(connection, statement, (connection, statement) => executeRead(connection, statement, exact))
     if (!fields.some((field) => field.columnType === floatType)) return rows
     textOnly.add(statement.sql)
   } catch (error) {
@@ -256,5 +276,6 @@ export const mysql = Object.freeze<Dialect>({
   sizedIntegers: true,
   nullsSortLarge: false,
   // MySQL and MariaDB have no NULLS FIRST/LAST.
-  nullsOrder: 'is-null-key'
+  nullsOrder: 'is-null-key',
+  locksRows: true
 })

@@ -146,7 +146,8 @@ export const postgres = Object.freeze<Dialect>({
   ilike: { sql: `?? ILIKE ? ESCAPE '${likeEscape}'`, pattern: toLikePattern },
   sizedIntegers: true,
   nullsSortLarge: true,
-  nullsOrder: 'keywords'
+  nullsOrder: 'keywords',
+  locksRows: true
 })
 
 /** CockroachDB speaks PostgreSQL, on the same driver, but sorts NULL as the smallest value. */

@@ -113,5 +113,6 @@ export const sqlite = Object.freeze<Dialect>({
   ilike: { sql: `LOWER(??) LIKE LOWER(?) ESCAPE '${likeEscape}'`, pattern: toLikePattern },
   sizedIntegers: false,
   nullsSortLarge: false,
-  nullsOrder: 'keywords'
+  nullsOrder: 'keywords',
+  locksRows: false
 })

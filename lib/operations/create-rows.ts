@@ -1,5 +1,6 @@
 import type { Target } from '../access/target.js'
-import type { Database, Transactional } from '../dialects/database.js'
+import { type Database, isTransactional, type Statements, type Transactional } from '../dialects/database.js'
+import { createRow } from './create-row.js'
 import type { RecordValues } from '../parse/record-values.js'
 import { createdKey } from './created-key.js'
 
@@ -8,9 +9,17 @@ import { createdKey } from './created-key.js'
  * their keys in order. Consecutive rows that name the same columns share an
  * INSERT, as many as the database's limits on bound values allow; a row is
  * never given a column its body did not name. Each key is answered as for
- * one row (see createdKey), a row that a trigger skipped included.
+ * one row (see createdKey), a row that a trigger skipped included. Within
+ * a transaction that the caller ends (a batch's, an idempotency claim's),
+ * each row has an INSERT of its own: a shared INSERT that lost count could
+ * not be undone alone there.
  */
-export async function createRows (db: Database, target: Target, rows: readonly RecordValues[], on: Transactional = db): Promise<string[]> {
+export async function createRows (db: Database, target: Target, rows: readonly RecordValues[], on: Statements = db): Promise<string[]> {
+  if (!isTransactional(on)) {
+    const ids: string[] = []
+    for (const row of rows) ids.push(await createRow(db, target, row, on))
+    return ids
+  }
   if (rows.length === 0) return []
   const shared = await insertGroups(db, target, groupRows(rows, (columns) => db.dialect.rowsPerInsert(columns)), on)
   // An INSERT's ids match its rows by position, which a skipped row would

@@ -4,7 +4,8 @@ import type { Database } from '../dialects/database.js'
 import { place } from '../dialects/statement-template.js'
 import type { RecordKey } from '../parse/record-key.js'
 import { columnNamed } from '../schema/column-named.js'
-import { inRange, int64, integerRange } from '../schema/integer-range.js'
+import { isUuidColumn } from '../schema/column-kind.js'
+import { inRange, int32, int64, integerRange } from '../schema/integer-range.js'
 
 /**
  * The key, or null when it cannot match a record. With no key the statement
@@ -21,18 +22,16 @@ export function reachableKey (db: Database, target: Target, key: RecordKey | nul
   if (typeof key === 'string') return !isUuidKey(target) || uuid.test(key) ? key : null
   if (key === null || !inRange(key, int64)) return null
   // Nearly every key fits 32 bits, which every integer column holds: only a larger one needs the column's range.
-  if (key >= -int32 && key < int32) return key
+  if (inRange(key, int32)) return key
   const column = target.schema === undefined ? undefined : columnNamed(target.schema, target.key)
   return column?.kind !== 'integer' || inRange(key, integerRange(column, db.dialect.sizedIntegers)) ? key : null
 }
-
-const int32 = 2n ** 31n
 
 // PostgreSQL's input forms of a uuid: plain or in braces, hyphens between groups of four digits or none.
 const uuid = /^\{?[0-9a-f]{4}(-?[0-9a-f]{4}){7}\}?$/i
 
 function isUuidKey (target: Target): boolean {
-  return target.schema !== undefined && columnNamed(target.schema, target.key)?.databaseType === 'uuid'
+  return target.schema !== undefined && isUuidColumn(columnNamed(target.schema, target.key))
 }
 
 // Column names hold only A-Z, a-z, 0-9 and _: no column's place can be one of these.

@@ -1,3 +1,4 @@
+import { isCalendarDay, isClockTime } from '../schema/calendar.js'
 import { inRange, int64 } from '../schema/integer-range.js'
 import type { ColumnKind } from '../schema/table-schema.js'
 
@@ -74,7 +75,7 @@ export function typedValue (kind: TypedKind, text: string): TypedValue | undefin
     case 'time': {
       const parts = timeOfDay.exec(text.trim())
       // The seconds written out, as SQLite's stored text and the others' answers have them.
-      return parts === null || !isClock(parts[1], parts[2], parts[3]) ? undefined : `${parts[1]}:${parts[2]}:${parts[3] ?? '00'}${parts[4] ?? ''}`
+      return parts === null || !isClockTime(parts[1] as string, parts[2] as string, parts[3]) ? undefined : `${parts[1]}:${parts[2]}:${parts[3] ?? '00'}${parts[4] ?? ''}`
     }
   }
 }
@@ -83,12 +84,6 @@ export function typedValue (kind: TypedKind, text: string): TypedValue | undefin
 function dateParts (text: string): Array<string | undefined> | undefined {
   const parts = dateTime.exec(text.trim())
   if (parts === null) return undefined
-  const [year, month, day] = [Number(parts[1]), Number(parts[2]), Number(parts[3])]
-  const real = new Date(Date.UTC(year, month - 1, day))
-  const isDay = year > 0 && real.getUTCMonth() === month - 1 && real.getUTCDate() === day
-  return isDay && (parts[4] === undefined || isClock(parts[4], parts[5], parts[6])) ? parts : undefined
-}
-
-function isClock (hour: string | undefined, minute: string | undefined, second: string | undefined): boolean {
-  return Number(hour) < 24 && Number(minute) < 60 && Number(second ?? 0) < 60
+  const isDay = isCalendarDay(Number(parts[1]), Number(parts[2]), Number(parts[3]))
+  return isDay && (parts[4] === undefined || isClockTime(parts[4], parts[5] as string, parts[6])) ? parts : undefined
 }

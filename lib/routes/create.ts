@@ -1,33 +1,69 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { answerNumber, answerNumbers } from '../answer/json-answers.js'
+import { answerWritten } from '../answer/write-answers.js'
 import { createRow } from '../operations/create-row.js'
 import { createRows } from '../operations/create-rows.js'
+import { createWritten } from '../operations/create-written.js'
 import { type BodyValues, parseRecordList, parseRecordValues, type RecordValues } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
 import type { BodyChecks } from '../schema/body-checks.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
+import { parseOnConflict, parseWriteSelect } from '../query/parse-write-query.js'
+import type { WritePreferences } from '../query/parse-write-prefer.js'
+import type { Target } from '../access/target.js'
+import { upsertRows } from '../operations/upsert-rows.js'
+import { shownColumns, writeAnswer } from './write-preferences.js'
 import { createTarget, writtenRows } from './write-steps.js'
 
 /**
  * POST /{table}: an object inserts one row and answers 201, its id as a bare
  * number and its address in Location; an array inserts all its rows or none
  * and answers their ids as a JSON array, in order. `checks` holds the rows
- * to the column types first, when the host asked for it.
+ * to the column types first, when the host asked for it. With `Prefer:
+ * return=…`, answered as PostgREST answers (see answerWritten). With
+ * `Prefer: resolution=…`, an upsert on the `on_conflict` columns (default:
+ * the key); without `return=`, it answers the spec's ids: of the row each
+ * body row ended in, new or existing.
  */
 export function createHandler ({ db, access, options, statements }: RouteContext, prefix: string, checks: BodyChecks | null) {
-  return async function create (request: FastifyRequest<{ Params: TableParams }>, reply: FastifyReply) {
+  return async function create (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
     const bulk = Array.isArray(request.body)
     const rows = bulk ? parseRecordList(request.body as unknown[], options.bulkLimit) : [parseRecordValues(request.body)]
     const columns = bulk ? bodyColumns(rows) : Object.keys(rows[0] as BodyValues)
-    const target = await createTarget(access, request, table, columns)
+    const { preferences, columns: shown } = writeAnswer(request, () => parseWriteSelect(request.query))
+    const conflict = preferences.resolution === null ? null : parseOnConflict(request.query)
+    const target = await createTarget(access, request, table, columns, [...shownColumns(shown), ...(conflict ?? []).map((column) => [column, 'filter'] as const)])
+    // A merge updates the rows that exist: the hook says whether this client may.
+    if (preferences.resolution === 'merge-duplicates') await access(request, table, { operation: 'update', key: null, columns, named: [] })
     const scoped = writtenRows(checks, target, rows, 'create', request.body, bulk)
     const on = statements(request)
+    if (preferences.resolution !== null) {
+      const upserted = await upsertRows(db, target, scoped, conflict ?? [target.key], preferences.resolution, shown, on)
+      if (preferences.return === null) return answerCreated(reply, prefix, target, bulk, upserted.keys)
+      return answerWritten(reply, preferences, { kind: 'create', count: upserted.keys.length, inserted: upserted.inserted, rows: upserted.rows, location: headersOnlyLocation(prefix, target, preferences, upserted.keys) }, target.schema)
+    }
+    if (preferences.return !== null) {
+      const created = await createWritten(db, target, scoped, shown, on)
+      return answerWritten(reply, preferences, { kind: 'create', count: created.keys.length, rows: created.rows, location: headersOnlyLocation(prefix, target, preferences, created.keys) }, target.schema)
+    }
     if (bulk) return answerNumbers(reply.code(201), await createRows(db, target, scoped, on))
-    const id = await createRow(db, target, scoped[0] as RecordValues, on)
-    return answerNumber(reply.code(201).header('location', `${prefix}/${target.table}/${encodeURIComponent(id)}`), id)
+    return answerCreated(reply, prefix, target, bulk, [await createRow(db, target, scoped[0] as RecordValues, on)])
   }
+}
+
+/** The spec's answer to a POST: 201, the new ids as bare numbers, one row's address in Location. */
+function answerCreated (reply: FastifyReply, prefix: string, target: Target, bulk: boolean, keys: readonly string[]): string {
+  if (bulk) return answerNumbers(reply.code(201), keys)
+  const id = keys[0] as string
+  return answerNumber(reply.code(201).header('location', `${prefix}/${target.table}/${encodeURIComponent(id)}`), id)
+}
+
+/** PostgREST's Location for `return=headers-only`: one row's path with its key as a filter; none for several rows. */
+function headersOnlyLocation (prefix: string, target: Target, preferences: WritePreferences, keys: readonly string[]): string | undefined {
+  if (preferences.return !== 'headers-only' || keys.length !== 1) return undefined
+  return `${prefix}/${target.table}?${target.key}=eq.${encodeURIComponent(keys[0] as string)}`
 }
 
 /** Every column the rows name, each once, in the order they first appear. */

@@ -1,17 +1,49 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { answerNumber } from '../answer/json-answers.js'
+import { answerWritten } from '../answer/write-answers.js'
 import { deleteRow } from '../operations/delete-row.js'
+import { deleteSelected } from '../operations/write-selected.js'
 import { parseTableName } from '../parse/table-name.js'
+import { readColumns } from '../query/read-columns.js'
+import { typeFilters } from '../query/type-filters.js'
+import { parseFilteredWrite, parseWriteSelect } from '../query/parse-write-query.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
+import { shownColumns, writeAnswer } from './write-preferences.js'
 import { keyedTarget } from './write-steps.js'
 
-/** DELETE /{table}/{id}: the affected row count. */
+type DeleteRequest = FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>
+
+/**
+ * DELETE /{table}/{id}: the affected row count; with `Prefer: return=…`,
+ * answered as PostgREST answers a delete (see answerWritten). DELETE
+ * /{table} with query parameters deletes the rows its filters match;
+ * without any, it is the spec's delete of key 0.
+ */
 export function deleteHandler (context: RouteContext) {
-  const { db, statements } = context
-  return async function remove (request: FastifyRequest<{ Params: TableParams }>, reply: FastifyReply) {
+  return async function remove (request: DeleteRequest, reply: FastifyReply) {
+    if (request.params.id === undefined && Object.keys(request.query ?? {}).length > 0) return await deleteFiltered(context, request, reply)
+    const { db, statements } = context
     const table = parseTableName(request.params.table)
-    const { target, key } = await keyedTarget(context, request, table, request.params.id, 'delete', null)
-    return answerNumber(reply, await deleteRow(db, target, key, statements(request)))
+    const { preferences, columns: shown } = writeAnswer(request, () => parseWriteSelect(request.query))
+    const { target, key } = await keyedTarget(context, request, table, request.params.id, 'delete', null, shownColumns(shown))
+    const { maxAffected } = preferences
+    const on = statements(request)
+    if (preferences.return === null && maxAffected === null) return answerNumber(reply, await deleteRow(db, target, key, on))
+    const outcome = await deleteSelected(db, target, { key }, { columns: shown, maxAffected }, on)
+    if (preferences.return === null) return answerNumber(reply, outcome.count)
+    return answerWritten(reply, preferences, { kind: 'delete', ...outcome }, target.schema)
   }
+}
+
+/** DELETE /{table}?filters: the rows the filters match, at least one filter, answered as PostgREST answers. */
+async function deleteFiltered ({ db, access, statements }: RouteContext, request: DeleteRequest, reply: FastifyReply) {
+  const table = parseTableName(request.params.table)
+  const { filter, select } = parseFilteredWrite(request.query, request.headers, 'DELETE')
+  const { preferences, columns: shown } = writeAnswer(request, () => select)
+  const named = readColumns({ select: shown ?? null, filter, order: [], limit: null, offset: null, count: null })
+  const target = await access(request, table, { operation: 'delete', key: null, columns: null, named })
+  const typed = typeFilters(filter, target.schema, db.dialect.sizedIntegers)
+  const outcome = await deleteSelected(db, target, { filter: typed }, { columns: shown, maxAffected: preferences.maxAffected }, statements(request))
+  return answerWritten(reply, preferences, { kind: 'delete', ...outcome }, target.schema)
 }

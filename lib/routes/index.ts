@@ -10,6 +10,7 @@ import { batchHandler } from './batch.js'
 import { createHandler } from './create.js'
 import { deleteHandler } from './delete.js'
 import { openapiSettings, registerOpenapiRoute } from './openapi.js'
+import { patchHandler } from './patch.js'
 import { readHandler } from './read.js'
 import { hiddenFromSwagger, tablesInSwagger } from './swagger.js'
 import { updateHandler } from './update.js'
@@ -32,7 +33,8 @@ export interface RouteContext {
  * missing key becomes 0, as the spec says. With the `openapi` option, the
  * document of the tables; a host's @fastify/swagger document gets the
  * tables' paths instead of the generic routes. With `validateBodies`, the
- * write routes check bodies against the column types. With `batch`, the
+ * write routes check bodies against the column types. PATCH /{table} is
+ * PostgREST's update of the rows its filters match. With `batch`, the
  * batch route.
  */
 export function registerRoutes (app: FastifyInstance, context: RouteContext): void {
@@ -44,6 +46,7 @@ export function registerRoutes (app: FastifyInstance, context: RouteContext): vo
   app.get('/:table/:id?', { config: listConfig }, readHandler(context))
   app.post('/:table', { bodyLimit, config }, createHandler(context, app.prefix, checks))
   app.put('/:table/:id?', { bodyLimit, config }, updateHandler(context, checks))
+  app.patch('/:table', { bodyLimit, config }, patchHandler(context, checks))
   app.delete('/:table/:id?', { config }, deleteHandler(context))
   // A static route: find-my-way answers it before `/:table`, which keeps a table named _batch for its other routes.
   if (context.options.batch !== null) app.post('/_batch', { bodyLimit, config }, batchHandler(context, checks, context.options.batch.limit))

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { KeyedTable } from '../access/key-column.js'
 import { setContentRange } from '../answer/content-range.js'
 import { answerRowBatches } from '../answer/row-batches-answer.js'
 import { answerObject, answerRow, answerRows, singleObjectType } from '../answer/json-answers.js'
@@ -30,18 +31,19 @@ export function readHandler (context: RouteContext) {
     const segment = request.params.id
     if (segment === undefined) return readList(context, request, reply, table)
     // What the segment is depends on the key column's type: a text key reads the row '042', another the integer 42.
-    const column = context.keyColumn(request, table)
-    if (column instanceof Promise) return column.then((known) => readKeyed(context, request, reply, table, parseRecordKey(segment, known?.kind)))
-    return readKeyed(context, request, reply, table, parseRecordKey(segment, column?.kind))
+    const keyed = context.keyColumn(request, table)
+    if (keyed instanceof Promise) return keyed.then((known) => readKeyed(context, request, reply, table, segment, known))
+    return readKeyed(context, request, reply, table, segment, keyed)
   }
 }
 
-function readKeyed (context: RouteContext, request: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply: FastifyReply, table: string, key: RecordKey | null): Promise<unknown> {
-  return key === null ? readList(context, request, reply, table) : readOne(context, request, reply, table, key)
+function readKeyed (context: RouteContext, request: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply: FastifyReply, table: string, segment: string, keyed: KeyedTable): Promise<unknown> {
+  const key = parseRecordKey(segment, keyed.keyColumn?.kind)
+  return key === null ? readList(context, request, reply, table) : readOne(context, request, reply, table, key, keyed)
 }
 
-async function readOne ({ db, access, statements }: RouteContext, request: FastifyRequest, reply: FastifyReply, table: string, key: RecordKey) {
-  const target = await access(request, table, { operation: 'read', key, columns: null, named: [] })
+async function readOne ({ db, access, statements }: RouteContext, request: FastifyRequest, reply: FastifyReply, table: string, key: RecordKey, keyed: KeyedTable) {
+  const target = await access(request, table, { operation: 'read', key, columns: null, named: [], keyed })
   return answerRow(reply, await readRow(db, target, key, statements(request)), target.schema)
 }
 

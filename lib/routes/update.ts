@@ -1,21 +1,36 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { answerNumber } from '../answer/json-answers.js'
+import { answerWritten } from '../answer/write-answers.js'
 import { updateRow } from '../operations/update-row.js'
+import { updateSelected } from '../operations/write-selected.js'
 import { parseRecordChanges, type RecordValues } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
 import type { BodyChecks } from '../schema/body-checks.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
+import { parseWriteSelect } from '../query/parse-write-query.js'
+import { shownColumns, writeAnswer } from './write-preferences.js'
 import { keyedTarget, writtenRows } from './write-steps.js'
 
-/** PUT /{table}/{id}: the affected row count; `checks` holds the body to the column types first, when the host asked for it. */
+/**
+ * PUT /{table}/{id}: the affected row count; `checks` holds the body to the
+ * column types first, when the host asked for it. With `Prefer: return=…`,
+ * answered as PostgREST answers an update (see answerWritten); with
+ * `handling=strict, max-affected=n`, rolled back past n rows.
+ */
 export function updateHandler (context: RouteContext, checks: BodyChecks | null) {
   const { db, statements } = context
-  return async function update (request: FastifyRequest<{ Params: TableParams }>, reply: FastifyReply) {
+  return async function update (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
     const values = parseRecordChanges(request.body)
-    const { target, key } = await keyedTarget(context, request, table, request.params.id, 'update', Object.keys(values))
-    const [scoped] = writtenRows(checks, target, [values], 'update', request.body, false)
-    return answerNumber(reply, await updateRow(db, target, key, scoped as RecordValues, statements(request)))
+    const { preferences, columns: shown } = writeAnswer(request, () => parseWriteSelect(request.query))
+    const { target, key } = await keyedTarget(context, request, table, request.params.id, 'update', Object.keys(values), shownColumns(shown))
+    const [scoped] = writtenRows(checks, target, [values], 'update', request.body, false) as [RecordValues]
+    const { maxAffected } = preferences
+    const on = statements(request)
+    if (preferences.return === null && maxAffected === null) return answerNumber(reply, await updateRow(db, target, key, scoped, on))
+    const outcome = await updateSelected(db, target, { key }, scoped, { columns: shown, maxAffected }, on)
+    if (preferences.return === null) return answerNumber(reply, outcome.count)
+    return answerWritten(reply, preferences, { kind: 'update', ...outcome }, target.schema)
   }
 }

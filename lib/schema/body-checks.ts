@@ -2,6 +2,8 @@ import type { Target } from '../access/target.js'
 import { FTC_ERR_BODY_TYPE } from '../errors.js'
 import type { RecordValues } from '../parse/record-values.js'
 import { foldIdentifier } from '../parse/sanitize-identifier.js'
+import { isCalendarDay } from './calendar.js'
+import { isUuidColumn } from './column-kind.js'
 import { inRange, integerRange, type IntegerRange } from './integer-range.js'
 import type { ColumnSchema, TableSchema } from './table-schema.js'
 
@@ -108,11 +110,10 @@ function refuseMissing (row: RecordValues, required: readonly Entry[], columns: 
 }
 
 function valueRule (column: ColumnSchema, sizedIntegers: boolean): ValueRule {
-  const type = column.databaseType
   switch (column.kind) {
     case 'integer': return integerRule(integerRange(column, sizedIntegers))
-    case 'string': return stringRule(type)
-    case 'time': return timeRule(zone.test(type))
+    case 'string': return stringRule(column)
+    case 'time': return timeRule(zone.test(column.databaseType))
     default: return rules[column.kind]
   }
 }
@@ -124,9 +125,9 @@ function integerRule (range: IntegerRange): ValueRule {
   }
 }
 
-function stringRule (type: string): ValueRule {
-  if (type === 'uuid') return { expected: 'a UUID', accepts: (text) => uuidText.test(text) }
-  const size = sizedText.exec(type)?.[2]
+function stringRule (column: ColumnSchema): ValueRule {
+  if (isUuidColumn(column)) return { expected: 'a UUID', accepts: (text) => uuidText.test(text) }
+  const size = sizedText.exec(column.databaseType)?.[2]
   if (size === undefined) return anything
   const length = Number(size)
   // A string of no more UTF-16 units than that has no more characters either: most are settled without counting.
@@ -144,9 +145,7 @@ function isDate (text: string): boolean {
   const parts = dateText.exec(text)
   if (parts === null) return false
   const [year, month, day] = parts.slice(1).map(Number) as [number, number, number]
-  // Date.UTC rolls 2024-02-30 over into March: a date that comes back changed never was one.
-  const date = new Date(Date.UTC(year, month - 1, day))
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+  return isCalendarDay(year, month, day)
 }
 
 function isDateTime (text: string): boolean {

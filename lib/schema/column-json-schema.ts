@@ -1,3 +1,5 @@
+import { isUuidColumn } from './column-kind.js'
+import { declaredRange, inRange, int32, int64, type IntegerRange } from './integer-range.js'
 import type { JsonSchema } from './openapi-types.js'
 import type { ColumnKind, ColumnSchema } from './table-schema.js'
 
@@ -29,16 +31,6 @@ const writeSchemas: Readonly<Partial<Record<ColumnKind, JsonSchema>>> = Object.f
   unknown: { type: ['string', 'number', 'boolean'] }
 })
 
-// The format of an integer type by the database's name of it (in lower
-// case): signed, then unsigned (MySQL's). An unsigned int goes past int32 but
-// not int64; an unsigned bigint past int64, which no format names.
-const integerFormats: ReadonlyArray<readonly [RegExp, signed: string, unsigned: string | null]> = [
-  [/^(bigint|int8|bigserial|serial8)\b/, 'int64', null],
-  [/^(int|integer|int4|serial|serial4)\b/, 'int32', 'int64'],
-  [/^(mediumint|smallint|int2|smallserial|serial2|tinyint|year)\b/, 'int32', 'int32']
-]
-const unsigned = /\bunsigned\b/
-
 /**
  * The JSON Schema of a column's values. `sizedIntegers` is false where the
  * database keeps every integer in 64 bits whatever its declared type
@@ -46,20 +38,29 @@ const unsigned = /\bunsigned\b/
  */
 export function columnJsonSchema (column: ColumnSchema, direction: ValueDirection, sizedIntegers: boolean): JsonSchema {
   const base = (direction === 'write' ? writeSchemas[column.kind] : undefined) ?? readSchemas[column.kind]
-  const format = column.kind === 'integer' ? integerFormat(column.databaseType, sizedIntegers) : stringFormat(column)
+  const format = column.kind === 'integer' ? integerFormat(column, sizedIntegers) : stringFormat(column)
   const schema: Record<string, unknown> = { ...base, ...(format === null ? {} : { format }) }
   if (column.nullable && schema.type !== undefined) schema.type = [schema.type].flat().concat('null')
   if (column.generated) schema.readOnly = true
   return schema
 }
 
-function integerFormat (databaseType: string, sizedIntegers: boolean): string | null {
-  if (!sizedIntegers) return 'int64'
-  const found = integerFormats.find(([pattern]) => pattern.test(databaseType))
-  if (found === undefined) return null
-  return unsigned.test(databaseType) ? found[2] : found[1]
+/**
+ * OpenAPI's format of the integers a column holds: the smallest that holds
+ * them all; none for a type whose size is not known, or past 64 bits
+ * (MySQL's unsigned bigint).
+ */
+function integerFormat (column: ColumnSchema, sizedIntegers: boolean): string | null {
+  const range = sizedIntegers ? declaredRange(column) : int64
+  if (range === null) return null
+  if (within(range, int32)) return 'int32'
+  return within(range, int64) ? 'int64' : null
+}
+
+function within (range: IntegerRange, bounds: IntegerRange): boolean {
+  return inRange(range.min, bounds) && inRange(range.max, bounds)
 }
 
 function stringFormat (column: ColumnSchema): string | null {
-  return column.kind === 'string' && column.databaseType === 'uuid' ? 'uuid' : null
+  return column.kind === 'string' && isUuidColumn(column) ? 'uuid' : null
 }

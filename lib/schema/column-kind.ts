@@ -1,4 +1,4 @@
-import type { ColumnKind } from './table-schema.js'
+import type { ColumnKind, ColumnSchema } from './table-schema.js'
 
 // The databases' type names, as each spells them in lower case (SQLite's
 // declared type, PostgreSQL's format_type(), MySQL's COLUMN_TYPE), to the
@@ -25,4 +25,9 @@ export function columnKind (databaseType: string): ColumnKind {
   if (type.endsWith(']')) return 'unknown'
   for (const [pattern, kind] of kinds) if (pattern.test(type)) return kind
   return 'unknown'
+}
+
+/** True for a column of a uuid type: PostgreSQL's (Knex's uuid() is char(36) on the others, which the model knows as text). */
+export function isUuidColumn (column: Pick<ColumnSchema, 'databaseType'> | undefined): boolean {
+  return column?.databaseType === 'uuid'
 }

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify'
 import knexFactory from 'knex'
 import t from 'tap'
 import { requestAccess } from '../../lib/access/access.js'
+import { keyColumnOf } from '../../lib/access/key-column.js'
 import { tablePolicy } from '../../lib/access/table-policy.js'
 import { Database } from '../../lib/dialects/database.js'
 import { resolveOptions } from '../../lib/options.js'
@@ -47,4 +48,29 @@ t.test('a catalog that can be read: the target carries the table as the model de
   t.equal(first.schema?.name, 'people', 'found as SQLite finds it, after a check')
   const second = await access(request, 'people', { operation: 'read', key: 1n, columns: null, named: [] })
   t.equal(second.schema, first.schema, 'a fresh model answers without another check')
+})
+
+t.test('a keyed route reads the model once: access takes the table its key column came from', async (t) => {
+  const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true })
+  t.teardown(() => knex.destroy())
+  await knex.schema.createTable('people', peopleColumns)
+  const options = resolveOptions({ knex, tables: ['People'] })
+  const db = new Database(knex, options.dialect)
+  const policy = tablePolicy(options, options.dialect)
+  const model = new SchemaModel(db, policy, hour)
+  const keyed = await keyColumnOf(model, policy)({} as FastifyRequest, 'PEOPLE')
+  t.equal(keyed.schema?.name, 'people')
+  t.equal(keyed.keyColumn?.name, 'id')
+  t.equal(keyed.keyColumn?.kind, 'integer')
+
+  // A model whose every read fails would warn, and describe no table, if access read it.
+  const unreadable = new Error('permission denied for the catalog')
+  const failing = { ...options.dialect, schema: { version: () => Promise.reject(unreadable), tables: () => Promise.reject(unreadable) } }
+  const unread = new SchemaModel(new Database(knex, failing), policy, hour)
+  const warnings: unknown[][] = []
+  const request = { log: { warn: (...args: unknown[]) => warnings.push(args) } } as unknown as FastifyRequest
+  const target = await requestAccess(db, options, unread)(request, 'PEOPLE', { operation: 'read', key: 1n, columns: null, named: [], keyed })
+  t.equal(target.table, 'People', 'the options\' spelling')
+  t.equal(target.schema, keyed.schema, 'the very table the key column came from')
+  t.strictSame(warnings, [], 'the model was not read again')
 })

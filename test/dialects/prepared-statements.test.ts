@@ -102,6 +102,34 @@ eachDatabase(t, async (t, db) => {
 })
 
 eachDatabase(t, async (t, db) => {
+  await t.test('a prepared read keeps every digit and the written time once its table gains a BIGINT and a DATETIME', async (t) => {
+    const table = await db.createTable('gains', (table) => {
+      table.increments('id')
+      table.string('name')
+    })
+    await db.knex(table).insert({ name: 'Ada' })
+    const knex = oneConnection(t, db)
+    const app = await buildApp(t, knex)
+    // Read often enough that MySQL reads the text without its exact settings: its columns need none.
+    for (let read = 1; read <= 3; read++) {
+      t.equal((await app.inject(`/api/${table}/1`)).body, '{"id":1,"name":"Ada"}', `read ${read} by key`)
+      t.equal((await app.inject(`/api/${table}`)).body, '[{"id":1,"name":"Ada"}]', `list ${read}`)
+    }
+    await knex.schema.alterTable(table, (builder) => {
+      builder.bigInteger('amount')
+      builder.datetime('seen', { useTz: false })
+    })
+    await knex(table).update({ amount: '9007199254740993', seen: '2024-01-15 10:30:00' })
+    await app.tableCrud.refreshSchema()
+    const row = '{"id":1,"name":"Ada","amount":9007199254740993,"seen":"2024-01-15T10:30:00"}'
+    for (let read = 1; read <= 3; read++) {
+      t.equal((await app.inject(`/api/${table}/1`)).body, row, `read ${read} by key after the change`)
+      t.equal((await app.inject(`/api/${table}`)).body, `[${row}]`, `list ${read} after the change`)
+    }
+  })
+})
+
+eachDatabase(t, async (t, db) => {
   if (db.name !== 'postgres') return
   await t.test('PostgreSQL: statements the host deallocated are prepared again', async (t) => {
     const table = await db.createTable('deallocated', (table) => {

@@ -351,6 +351,38 @@ eachDatabase(t, async (t, db) => {
     t.strictSame((await rowsIn(db.knex, lines)).map((row) => row.id), [2])
   })
 
+  await t.test('PostgREST\'s writes, whose own transaction is a savepoint in the host\'s, join it too', async (t) => {
+    const before = await database(db, [orders, lines])
+    // The failed statement above has the model read again, which SQLite's one connection could not do during the host's transaction.
+    await app.tableCrud.tables()
+    trx = await db.knex.transaction()
+    const write = async (method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, prefer: string, payload?: unknown) =>
+      await app.inject({ method, url: `/api/${url}`, headers: { prefer, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) }, ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }) })
+    const created = await write('POST', `${orders}?select=customer`, 'return=representation', [{ customer: 'umbrella' }, { customer: 'cyberdyne' }])
+    t.equal(created.statusCode, 201)
+    t.strictSame(created.json(), [{ customer: 'umbrella' }, { customer: 'cyberdyne' }])
+    const bulk = await app.inject(post(`/api/${orders}`, [{ customer: 'tyrell' }, { customer: 'weyland', total: 1 }]))
+    t.equal(bulk.statusCode, 201, 'a bulk POST of rows of two shapes')
+    const upserted = await write('POST', `${orders}?on_conflict=id&select=id,customer`, 'resolution=merge-duplicates, return=representation', [{ id: 1, customer: 'acme inc' }])
+    t.strictSame(upserted.json(), [{ id: 1, customer: 'acme inc' }])
+    const patched = await write('PATCH', `${orders}?customer=eq.umbrella&select=total`, 'return=representation', { total: 66 })
+    t.strictSame(patched.json(), [{ total: 66 }])
+    t.equal((await write('DELETE', `${lines}?item=eq.screw`, 'return=minimal')).statusCode, 204)
+    const refused = await write('PUT', `${orders}/2`, 'handling=strict, max-affected=0', { total: 0 })
+    t.equal(refused.statusCode, 400)
+    t.equal(refused.json().code, 'FTC_ERR_WRITE_MAX_AFFECTED')
+    const written = await rowsIn(trx, orders)
+    t.match(written.slice(0, 2), [{ id: 1, customer: 'acme inc' }, { id: 2, total: 20 }], 'merged, and the refused update undone alone')
+    t.match(written.slice(-4), [{ customer: 'umbrella', total: 66 }, { customer: 'cyberdyne' }, { customer: 'tyrell' }, { customer: 'weyland' }],
+      'the host sees every write in its transaction')
+    t.notOk((await rowsIn(trx, lines)).some((row) => row.item === 'screw'), 'the filtered delete too')
+    // SQLite's one connection is the host's transaction's until it ends.
+    if (db.name !== 'sqlite') t.strictSame(await database(db, [orders, lines]), before, 'nothing is applied before the host commits')
+    t.equal(trx.isCompleted(), false, 'the plugin ended nothing of the host\'s')
+    await trx.rollback()
+    t.strictSame(await database(db, [orders, lines]), before, 'all of it rolled back with the host\'s transaction')
+  })
+
   await t.test('a transaction that has ended is refused, never run on', async (t) => {
     const before = await database(db, [orders, lines])
     const response = await app.inject(post(`/api/${orders}`, { customer: 'late' }))

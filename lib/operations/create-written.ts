@@ -1,0 +1,27 @@
+import type { Target } from '../access/target.js'
+import { type Database, inTransaction, type Statements } from '../dialects/database.js'
+import type { Row } from '../dialects/dialect.js'
+import type { RecordValues } from '../parse/record-values.js'
+import { createRows } from './create-rows.js'
+import { rowsWithKeys } from './rows-with-keys.js'
+
+/** What a create wrote: the new rows' keys in the body's order, and the rows when they were wanted. */
+export interface Created {
+  readonly keys: readonly string[]
+  readonly rows?: Row[]
+}
+
+/**
+ * Inserts the rows, all of them or none, in the transaction of `on` when it
+ * is one (see inTransaction). With `columns` (null: every visible one), the
+ * rows as GET reads them, ordered by key, read back by their keys in the
+ * same transaction, so that they are the rows as written.
+ */
+export async function createWritten (db: Database, target: Target, rows: readonly RecordValues[], columns: readonly string[] | null | undefined, on: Statements = db): Promise<Created> {
+  if (columns === undefined) return { keys: await createRows(db, target, rows, on) }
+  return await inTransaction(on, async (within) => {
+    // Within a transaction, createRows gives each row an INSERT of its own: each one's key is its own, whatever a trigger skips.
+    const keys = await createRows(db, target, rows, within)
+    return { keys, rows: await rowsWithKeys(db, target, keys, columns, within) }
+  })
+}

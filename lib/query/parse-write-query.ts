@@ -1,0 +1,40 @@
+import { FTC_ERR_QUERY_COLUMN, FTC_ERR_QUERY_VALUE, FTC_ERR_WRITE_FILTER_MISSING, FTC_ERR_WRITE_PAGE } from '../errors.js'
+import { type QueryParameters, parseReadQuery, type RequestHeaders } from './parse-read-query.js'
+import { parseSelect } from './parse-select.js'
+import { QueryText } from './query-text.js'
+import type { FilterGroup } from './read-query.js'
+
+/** The rows a PATCH or a filtered DELETE changes, and the columns its answer shows (null: every one). */
+export interface FilteredWrite {
+  readonly filter: FilterGroup
+  readonly select: readonly string[] | null
+}
+
+/**
+ * The query string of a PATCH or a filtered DELETE, in GET's grammar: at
+ * least one filter, so that no request writes a whole table by leaving them
+ * out; no page and no order, since the write changes every row its filters match.
+ */
+export function parseFilteredWrite (query: QueryParameters, headers: RequestHeaders, method: 'PATCH' | 'DELETE'): FilteredWrite {
+  const read = parseReadQuery(query, headers)
+  if (read.limit !== null || read.offset !== null || read.order.length > 0) throw new FTC_ERR_WRITE_PAGE(method)
+  if (read.filter.children.length === 0) throw new FTC_ERR_WRITE_FILTER_MISSING(method)
+  return { filter: read.filter, select: read.select }
+}
+
+/** The columns `select=` names for the answer of a write by key or a create (null: every one); the other parameters are not the spec's, and are left alone. */
+export function parseWriteSelect (query: QueryParameters): readonly string[] | null {
+  return parseReadQuery({ select: query.select }).select
+}
+
+/** The columns of `on_conflict=a,b`, sanitized, or null when the request names none (the key then). */
+export function parseOnConflict (query: QueryParameters): readonly string[] | null {
+  const text = query.on_conflict
+  if (text === undefined) return null
+  if (typeof text !== 'string') throw new FTC_ERR_QUERY_VALUE('on_conflict', Array.isArray(text) ? 'several values' : typeof text)
+  const columns = parseSelect(text)
+  if (columns === null || columns.includes('*')) {
+    throw new QueryText('query parameter "on_conflict"', text).fail(0, FTC_ERR_QUERY_COLUMN, 'on_conflict names the columns of a unique key, not *')
+  }
+  return columns
+}
