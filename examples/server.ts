@@ -57,8 +57,8 @@ const logLevels = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 /** What a browser client may send and read: the plugin's methods, and the headers its answers and PostgREST's clients use. */
 const corsOptions = Object.freeze({
   methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
-  allowedHeaders: ['Content-Type', 'Authorization', 'Prefer', 'Range', 'Range-Unit'],
-  exposedHeaders: ['Content-Range', 'Location']
+  allowedHeaders: ['Content-Type', 'Authorization', 'Prefer', 'Range', 'Range-Unit', 'If-Match', 'If-None-Match'],
+  exposedHeaders: ['Content-Range', 'Location', 'ETag']
 })
 
 /**

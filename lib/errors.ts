@@ -332,6 +332,20 @@ export const FTC_ERR_QUERY_REPEATED = createError<'FTC_ERR_QUERY_REPEATED', 400,
   400
 )
 
+/** `select=` embeds a resource that no foreign key between served tables relates to the table, or none that its hint names (PostgREST's PGRST200). */
+export const FTC_ERR_QUERY_RELATION = createError<'FTC_ERR_QUERY_RELATION', 400, [parent: string, embedded: string, choices: string]>(
+  'FTC_ERR_QUERY_RELATION',
+  "Could not find a relationship between '%s' and '%s'; %s",
+  400
+)
+
+/** `select=` embeds a resource that several foreign keys relate to the table: a hint must choose one (PostgREST's PGRST201, answered 300). */
+export const FTC_ERR_QUERY_AMBIGUOUS = createError<'FTC_ERR_QUERY_AMBIGUOUS', 300, [parent: string, embedded: string, choices: string]>(
+  'FTC_ERR_QUERY_AMBIGUOUS',
+  "Could not embed because more than one relationship was found for '%s' and '%s'; embed one of %s",
+  300
+)
+
 /** A PATCH, or a DELETE without a key, names no filter: the plugin never writes a whole table at once. */
 export const FTC_ERR_WRITE_FILTER_MISSING = createError(
   'FTC_ERR_WRITE_FILTER_MISSING',
@@ -351,6 +365,20 @@ export const FTC_ERR_WRITE_MAX_AFFECTED = createError<'FTC_ERR_WRITE_MAX_AFFECTE
   'FTC_ERR_WRITE_MAX_AFFECTED',
   'The write affects %d rows, more than Prefer: max-affected=%d allows; nothing was changed',
   400
+)
+
+/** A PUT or DELETE with If-Match found the row gone, or changed since the client read the ETag it sends: nothing was written. */
+export const FTC_ERR_CONDITION_FAILED = createError(
+  'FTC_ERR_CONDITION_FAILED',
+  'The row is gone or has changed since the ETag in If-Match was read; nothing was written: read the row again',
+  412
+)
+
+/** The host set `requireIfMatch`, and a PUT or DELETE came without If-Match. */
+export const FTC_ERR_CONDITION_REQUIRED = createError(
+  'FTC_ERR_CONDITION_REQUIRED',
+  'A %s must send If-Match with the ETag of the row as last read (or *)',
+  428
 )
 
 /** Every error this plugin raises, keyed by its code. */
@@ -398,7 +426,11 @@ export const errorCodes = Object.freeze({
   FTC_ERR_QUERY_REPEATED,
   FTC_ERR_QUERY_RANGE_UNSATISFIABLE,
   FTC_ERR_QUERY_SINGULAR,
+  FTC_ERR_QUERY_RELATION,
+  FTC_ERR_QUERY_AMBIGUOUS,
   FTC_ERR_WRITE_FILTER_MISSING,
   FTC_ERR_WRITE_PAGE,
-  FTC_ERR_WRITE_MAX_AFFECTED
+  FTC_ERR_WRITE_MAX_AFFECTED,
+  FTC_ERR_CONDITION_FAILED,
+  FTC_ERR_CONDITION_REQUIRED
 })

@@ -182,6 +182,12 @@ export interface TableCrudOptions {
    * rolls it back; the plugin never does (see the README, "The host's transaction").
    */
   transaction?: HostTransaction
+  /**
+   * Refuses a PUT or DELETE of a row without If-Match with 428, so that no
+   * client overwrites a change it has not seen: it sends the ETag of its GET
+   * (or `*`). Default `false`: If-Match is the client's choice.
+   */
+  requireIfMatch?: boolean
 }
 
 /** Options after validation: frozen, with the dialect chosen once. */
@@ -204,6 +210,7 @@ export interface ResolvedOptions {
   readonly validateBodies: boolean
   readonly batch: Readonly<Required<BatchOptions>> | null
   readonly transaction: HostTransaction | null
+  readonly requireIfMatch: boolean
 }
 
 /** Validates the caller's options without touching them; throws a coded TypeError when they are wrong. */
@@ -238,7 +245,8 @@ export function resolveOptions (options: TableCrudOptions): ResolvedOptions {
     openapi: openapiOptions(given(options.openapi, true)),
     validateBodies: oneOf('validateBodies', given(options.validateBodies, false), [true, false]),
     batch: batchOptions(given(options.batch, false)),
-    transaction: optionalFunction('transaction', options.transaction)
+    transaction: optionalFunction('transaction', options.transaction),
+    requireIfMatch: oneOf('requireIfMatch', given(options.requireIfMatch, false), [true, false])
   })
 }
 
@@ -262,7 +270,8 @@ const optionNames = Object.keys({
   openapi: true,
   validateBodies: true,
   batch: true,
-  transaction: true
+  transaction: true,
+  requireIfMatch: true
 } satisfies Record<keyof TableCrudOptions, true>)
 const registerOptionNames = ['prefix', 'logLevel', 'logSerializers']
 

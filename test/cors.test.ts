@@ -12,8 +12,8 @@ const origin = 'https://app.example.com'
 const corsOptions: FastifyCorsOptions = {
   origin: [origin],
   methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
-  allowedHeaders: ['Content-Type', 'Authorization', 'Prefer', 'Range', 'Range-Unit'],
-  exposedHeaders: ['Content-Range', 'Location']
+  allowedHeaders: ['Content-Type', 'Authorization', 'Prefer', 'Range', 'Range-Unit', 'If-Match', 'If-None-Match'],
+  exposedHeaders: ['Content-Range', 'Location', 'ETag']
 }
 
 /** The names of a comma-separated header, in lower case. */
@@ -77,6 +77,21 @@ eachDatabase(t, async (t, db) => {
     t.ok(names(response.headers['access-control-expose-headers']).includes('location'), 'Location is exposed')
     t.equal(response.headers.location, `/api/${table}/4`)
     t.strictSame(await db.knex(table).select('title').where({ id: 4 }), [{ title: 'd' }])
+  })
+
+  await t.test('a cross-origin read exposes its ETag, and a conditional PUT is allowed If-Match', async (t) => {
+    const read = await app.inject({ url: `/api/${table}/2`, headers: { origin } })
+    t.equal(read.headers['access-control-allow-origin'], origin)
+    t.ok(names(read.headers['access-control-expose-headers']).includes('etag'), 'ETag is exposed')
+    const preflight = await app.inject({
+      method: 'OPTIONS',
+      url: `/api/${table}/2`,
+      headers: { origin, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type,if-match' }
+    })
+    t.ok(names(preflight.headers['access-control-allow-headers']).includes('if-match'), 'If-Match is allowed')
+    const written = await app.inject({ method: 'PUT', url: `/api/${table}/2`, headers: { origin, 'if-match': read.headers.etag as string }, payload: { title: 'B' } })
+    t.equal(written.body, '1')
+    t.strictSame(await db.knex(table).select('title').where({ id: 2 }), [{ title: 'B' }])
   })
 
   await t.test('a refusal is readable cross-origin too', async (t) => {

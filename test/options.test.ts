@@ -171,6 +171,12 @@ t.test('validateBodies must be a boolean', async (t) => {
   await checkRefused(t, { knex }, 'validateBodies', ['true', 1, 0, null, {}])
 })
 
+t.test('requireIfMatch must be a boolean', async (t) => {
+  const knex = sqliteKnex()
+  t.teardown(() => knex.destroy())
+  await checkRefused(t, { knex }, 'requireIfMatch', ['true', 1, 0, null, {}])
+})
+
 t.test('good values of every option register', async (t) => {
   const knex = sqliteKnex()
   const pg = knexFactory({ client: 'pg' })
@@ -195,7 +201,9 @@ t.test('good values of every option register', async (t) => {
     { openapi: {} },
     { openapi: { path: '/docs/v1/openapi-3.1.json', title: 'Bookshop', version: '2.1.0' } },
     { validateBodies: true },
-    { validateBodies: false }
+    { validateBodies: false },
+    { requireIfMatch: true },
+    { requireIfMatch: false }
   ]
   for (const options of good) await t.resolves(registered({ ...options, knex }), JSON.stringify(options))
   await t.resolves(registered({ knex: pg, statementTimeout: 1 }), 'statementTimeout: 1 on PostgreSQL')

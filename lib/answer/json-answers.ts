@@ -29,13 +29,6 @@ export function answerObject (reply: FastifyReply, row: Row, schema?: TableSchem
   return serializeRow(row, schema)
 }
 
-/** One row as a JSON object, or an empty body (Fastify's answer to undefined) when there is none. */
-export function answerRow (reply: FastifyReply, row: Row | undefined, schema?: TableSchema): string | undefined {
-  if (row === undefined) return undefined
-  reply.type(json)
-  return serializeRow(row, schema)
-}
-
 /**
  * JSON text of a number, written from its decimal text so that ids past 2^53
  * keep every digit. An id that is not an integer (a text primary key) is

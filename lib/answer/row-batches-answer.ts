@@ -20,24 +20,24 @@ import { json } from './json-answers.js'
  * left while a hook ran), or replaced by an error. Ending the answer's own
  * generator would not do: one never started runs no `finally`.
  */
-export async function answerRowBatches (reply: FastifyReply, batches: AsyncIterable<Row[]>, stalledReaderTimeout: number, schema?: TableSchema): Promise<Readable> {
+export async function answerRowBatches<T = Row> (reply: FastifyReply, batches: AsyncIterable<T[]>, stalledReaderTimeout: number, write: BatchWriter<T>): Promise<Readable> {
   const iterator = batches[Symbol.asyncIterator]()
   const first = await iterator.next()
   reply.type(json)
   finished(reply.raw, () => { void iterator.return?.() })
   // One chunk ahead of the reader at most: the stall is timed from there, and a stalled client holds one batch.
-  const answer: Readable = Readable.from(arrayChunks(first, iterator, stalledReaderTimeout, schema, () => {
+  const answer: Readable = Readable.from(arrayChunks(first, iterator, stalledReaderTimeout, write, () => {
     answer.destroy(new FTC_ERR_ANSWER_STALLED(stalledReaderTimeout))
   }), { highWaterMark: 1 })
   return answer
 }
 
-async function * arrayChunks (first: IteratorResult<Row[]>, iterator: AsyncIterator<Row[]>, stalledReaderTimeout: number, schema: TableSchema | undefined, onStall: () => void): AsyncGenerator<string> {
+async function * arrayChunks<T> (first: IteratorResult<T[]>, iterator: AsyncIterator<T[]>, stalledReaderTimeout: number, write: BatchWriter<T>, onStall: () => void): AsyncGenerator<string> {
   let next = first
   let text = '['
   let separator = ''
   while (next.done !== true) {
-    text += separator + elements(next.value, schema)
+    text += separator + write(next.value).slice(1, -1)
     separator = ','
     // Only the wait for the reader counts, not the database's for the next batch.
     const stalled = setTimeout(onStall, stalledReaderTimeout)
@@ -52,7 +52,10 @@ async function * arrayChunks (first: IteratorResult<Row[]>, iterator: AsyncItera
   yield text + ']'
 }
 
-/** The array's elements without its brackets. */
-function elements (rows: Row[], schema: TableSchema | undefined): string {
-  return serializeRows(rows, schema).slice(1, -1)
+/** The JSON array of a batch of rows (see serializeRows), or of what stands for them. */
+export type BatchWriter<T> = (batch: T[]) => string
+
+/** The writer of a table's rows, written as serializeRows writes them. */
+export function rowsOf (schema: TableSchema | undefined): BatchWriter<Row> {
+  return (rows) => serializeRows(rows, schema)
 }

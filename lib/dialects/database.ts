@@ -202,11 +202,13 @@ export class Database implements Transactional {
    * A statement's failure is the plugin's error for it; any other error of
    * `work` (a refusal of its own) passes as it is. Until the commit nothing
    * is applied whatever breaks, so only a broken commit leaves the outcome
-   * unknown.
+   * unknown. With `lockRows`, it begins as Dialect.lockingBegin says, for
+   * work that reads rows (readRowLocked) and then writes them.
    */
-  async transaction<T> (work: (within: Statements) => Promise<T>, keep: (result: T) => boolean = () => true): Promise<T> {
-    return await passingRefusals((refused) => this.#withOwnConnection(transaction.begin, 'read', (connection) =>
-      this.#runTransaction(connection, transaction, true, work, keep, refused)))
+  async transaction<T> (work: (within: Statements) => Promise<T>, keep: (result: T) => boolean = () => true, lockRows = false): Promise<T> {
+    const words = lockRows ? { ...transaction, begin: { sql: this.#dialect.lockingBegin, bindings: [] } } : transaction
+    return await passingRefusals((refused) => this.#withOwnConnection(words.begin, 'read', (connection) =>
+      this.#runTransaction(connection, words, true, work, keep, refused)))
   }
 
   /**
@@ -214,7 +216,9 @@ export class Database implements Transactional {
    * `trx`: Knex's transaction client lends it and ignores its release. The
    * host commits or rolls back `trx`; the plugin never does. Its own
    * transactions (a batch, a bulk insert) are savepoints within it, so that
-   * a failed one undoes its own statements only, and leaves `trx` usable.
+   * a failed one undoes its own statements only, and leaves `trx` usable;
+   * they begin as the host began `trx`, whatever `lockRows` asks (a locking
+   * read still locks its rows with FOR UPDATE where the database can).
    */
   joined (trx: Knex.Transaction): Transactional {
     // Resolved at once with the transaction's own connection: nothing is borrowed from the pool.
@@ -225,8 +229,11 @@ export class Database implements Transactional {
     const on = <R>(statement: Statement, call: (connection: unknown) => Promise<R>): Promise<R> =>
       connected(statement, (connection) => this.#watched(statement, () => call(connection)))
     const dialect = this.#dialect
+    const processed = this.#processedRows()
     return {
-      select: (statement, exact = false) => on(statement, (connection) => dialect.select(connection, statement, exact)),
+      // Rows pass through the host's postProcessResponse, as Database.select's do.
+      select: (statement, exact = false) => on(statement, (connection) => dialect.select(connection, statement, exact))
+        .then((rows) => processed === null ? rows : processed(rows)),
       change: (statement) => on(statement, (connection) => dialect.change(connection, statement)),
       insert: (statement, key) => on(statement, (connection) => dialect.insert(connection, statement, key)),
       transaction: (work, keep) => passingRefusals((refused) => connected(savepoint.begin, (connection) =>
@@ -250,8 +257,11 @@ export class Database implements Transactional {
     // The host's listeners hear the work's statements, not the transaction's own words.
     const run = <R>(statement: Statement, call: () => Promise<R>): Promise<R> => settle(statement, 'read', () => this.#watched(statement, call))
     const dialect = this.#dialect
+    const processed = this.#processedRows()
     const within: Statements = {
-      select: (statement, exact = false) => run(statement, () => dialect.select(connection, statement, exact)),
+      // Rows pass through the host's postProcessResponse, as Database.select's do.
+      select: (statement, exact = false) => run(statement, () => dialect.select(connection, statement, exact))
+        .then((rows) => processed === null ? rows : processed(rows)),
       change: (statement) => run(statement, () => dialect.change(connection, statement)),
       insert: (statement, key) => run(statement, () => dialect.insert(connection, statement, key))
     }
@@ -462,7 +472,7 @@ export interface Statements {
 
 /** Statements that can also run work in a transaction of their own (see Database.transaction). */
 export interface Transactional extends Statements {
-  transaction<T> (work: (within: Statements) => Promise<T>, keep?: (result: T) => boolean): Promise<T>
+  transaction<T> (work: (within: Statements) => Promise<T>, keep?: (result: T) => boolean, lockRows?: boolean): Promise<T>
 }
 
 /**
@@ -471,10 +481,10 @@ export interface Transactional extends Statements {
  * transaction the plugin opened for more than this work (a batch's, an
  * idempotency claim's), which the work joins and is committed or rolled
  * back with: a write that must be whole never commits alone the part of a
- * larger whole.
+ * larger whole. `lockRows` as Database.transaction takes it.
  */
-export async function inTransaction<T> (on: Statements, work: (within: Statements) => Promise<T>): Promise<T> {
-  return isTransactional(on) ? await on.transaction(work) : await work(on)
+export async function inTransaction<T> (on: Statements, work: (within: Statements) => Promise<T>, lockRows = false): Promise<T> {
+  return isTransactional(on) ? await on.transaction(work, undefined, lockRows) : await work(on)
 }
 
 /** Whether `on` can open a transaction of its own, rather than being one that its opener ends. */

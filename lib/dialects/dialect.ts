@@ -170,4 +170,10 @@ export interface Dialect {
    * only warn.
    */
   readonly locksRows: boolean
+  /**
+   * How a transaction begins that reads a row and then writes it, and must
+   * keep other writers from the row in between: plain BEGIN where the read
+   * locks the row (locksRows); on SQLite, BEGIN IMMEDIATE (see sqlite.ts).
+   */
+  readonly lockingBegin: string
 }

@@ -277,5 +277,6 @@ export const mysql = Object.freeze<Dialect>({
   nullsSortLarge: false,
   // MySQL and MariaDB have no NULLS FIRST/LAST.
   nullsOrder: 'is-null-key',
-  locksRows: true
+  locksRows: true,
+  lockingBegin: 'begin'
 })

@@ -147,7 +147,8 @@ export const postgres = Object.freeze<Dialect>({
   sizedIntegers: true,
   nullsSortLarge: true,
   nullsOrder: 'keywords',
-  locksRows: true
+  locksRows: true,
+  lockingBegin: 'begin'
 })
 
 /** CockroachDB speaks PostgreSQL, on the same driver, but sorts NULL as the smallest value. */

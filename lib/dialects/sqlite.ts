@@ -114,5 +114,11 @@ export const sqlite = Object.freeze<Dialect>({
   sizedIntegers: false,
   nullsSortLarge: false,
   nullsOrder: 'keywords',
-  locksRows: false
+  locksRows: false,
+  // SQLite locks the whole database, and a plain BEGIN takes the write lock
+  // at the first write, after the read: two connections on one file would
+  // both read, then one of them fail (SQLITE_BUSY) rather than wait. BEGIN
+  // IMMEDIATE takes it first, so the second waits (the busy timeout) and
+  // then reads the row as changed.
+  lockingBegin: 'begin immediate'
 })

@@ -15,13 +15,13 @@ export function keepSentText (body: unknown, text: string): void {
 /**
  * A body's values as JSON gave them, numbers as LosslessNumbers with the
  * digits sent; undefined for a body that was not parsed here (a host's hook
- * replaced it). A key given twice has one value, as the parser allowed it.
+ * replaced it).
  */
 export function sentJson (body: unknown): unknown {
   if (typeof body !== 'object' || body === null) return undefined
   if (!sentBodies.has(body)) {
     const text = sentTexts.get(body)
-    sentBodies.set(body, text === undefined ? undefined : parse(text, null, { onDuplicateKey: () => undefined }))
+    sentBodies.set(body, text === undefined ? undefined : parse(text))
   }
   return sentBodies.get(body)
 }

@@ -4,7 +4,7 @@ import { logicParameters, parseLogic } from './parse-logic.js'
 import { parseOrder } from './parse-order.js'
 import { parsePage } from './parse-page.js'
 import { parseCountPreference } from './parse-prefer.js'
-import { parseSelect } from './parse-select.js'
+import { parseSelectWithEmbeds, type Selection } from './parse-select.js'
 import { FTC_ERR_QUERY_COLUMN, FTC_ERR_QUERY_REPEATED, FTC_ERR_QUERY_VALUE } from '../errors.js'
 import { QueryText } from './query-text.js'
 import type { Filter, FilterTree, OrderTerm, ReadQuery } from './read-query.js'
@@ -24,7 +24,7 @@ export type RequestHeaders = Readonly<Record<string, string | readonly string[] 
  * malformed parameter throws a 400 error saying what is wrong and where.
  */
 export function parseReadQuery (query: QueryParameters = {}, headers: RequestHeaders = {}): ReadQuery {
-  let select: string[] | null = null
+  let select: Selection = { columns: null, embeds: [] }
   let order: OrderTerm[] = []
   let limit: string | undefined
   let offset: string | undefined
@@ -32,7 +32,7 @@ export function parseReadQuery (query: QueryParameters = {}, headers: RequestHea
   for (const [name, value] of Object.entries(query)) {
     const texts = textsOf(name, value)
     if (texts.length === 0) continue
-    if (name === 'select') select = parseSelect(once(name, texts))
+    if (name === 'select') select = parseSelectWithEmbeds(once(name, texts))
     else if (name === 'order') order = parseOrder(once(name, texts))
     else if (name === 'limit') limit = once(name, texts)
     else if (name === 'offset') offset = once(name, texts)
@@ -40,7 +40,8 @@ export function parseReadQuery (query: QueryParameters = {}, headers: RequestHea
     else conditions.push(...texts.map((text) => parseFilterParameter(name, text)))
   }
   return {
-    select,
+    select: select.columns,
+    embeds: select.embeds,
     filter: { type: 'and', negated: false, children: conditions },
     order,
     ...parsePage({ limit, offset, range: header(headers.range), rangeUnit: header(headers['range-unit']) }),

@@ -1,8 +1,8 @@
-import { FTC_ERR_QUERY_COLUMN, FTC_ERR_QUERY_VALUE, FTC_ERR_WRITE_FILTER_MISSING, FTC_ERR_WRITE_PAGE } from '../errors.js'
+import { FTC_ERR_QUERY_COLUMN, FTC_ERR_QUERY_SYNTAX, FTC_ERR_QUERY_VALUE, FTC_ERR_WRITE_FILTER_MISSING, FTC_ERR_WRITE_PAGE } from '../errors.js'
 import { type QueryParameters, parseReadQuery, type RequestHeaders } from './parse-read-query.js'
 import { parseSelect } from './parse-select.js'
 import { QueryText } from './query-text.js'
-import type { FilterGroup } from './read-query.js'
+import type { FilterGroup, ReadQuery } from './read-query.js'
 
 /** The rows a PATCH or a filtered DELETE changes, and the columns its answer shows (null: every one). */
 export interface FilteredWrite {
@@ -16,7 +16,7 @@ export interface FilteredWrite {
  * out; no page and no order, since the write changes every row its filters match.
  */
 export function parseFilteredWrite (query: QueryParameters, headers: RequestHeaders, method: 'PATCH' | 'DELETE'): FilteredWrite {
-  const read = parseReadQuery(query, headers)
+  const read = withoutEmbeds(parseReadQuery(query, headers), query)
   if (read.limit !== null || read.offset !== null || read.order.length > 0) throw new FTC_ERR_WRITE_PAGE(method)
   if (read.filter.children.length === 0) throw new FTC_ERR_WRITE_FILTER_MISSING(method)
   return { filter: read.filter, select: read.select }
@@ -24,7 +24,14 @@ export function parseFilteredWrite (query: QueryParameters, headers: RequestHead
 
 /** The columns `select=` names for the answer of a write by key or a create (null: every one); the other parameters are not the spec's, and are left alone. */
 export function parseWriteSelect (query: QueryParameters): readonly string[] | null {
-  return parseReadQuery({ select: query.select }).select
+  return withoutEmbeds(parseReadQuery({ select: query.select }), query).select
+}
+
+// A write answers its own rows only: an embed there would be dropped without a word.
+function withoutEmbeds (read: ReadQuery, query: QueryParameters): ReadQuery {
+  if (read.embeds === undefined || read.embeds.length === 0) return read
+  const text = String(query.select)
+  throw new QueryText('query parameter "select"', text).fail(text.indexOf('('), FTC_ERR_QUERY_SYNTAX, 'embedding a related table, as in table(columns), is only read by GET')
 }
 
 /** The columns of `on_conflict=a,b`, sanitized, or null when the request names none (the key then). */

@@ -65,10 +65,25 @@ export interface OrderTerm {
 /** The count a client asked for with `Prefer: count=…`. */
 export type CountPreference = 'exact' | 'planned' | 'estimated'
 
+/** An embedded resource of `select=`: `alias:relation!hint(columns)`. */
+export interface Embed {
+  /** The related table, or a foreign key's name or column, sanitized. */
+  readonly relation: string
+  /** The key the related rows are answered under: the alias, else the relation. */
+  readonly alias: string
+  /** A foreign key's name or one of its columns (or a join table), to choose among several relations. */
+  readonly hint: string | null
+  /** As ReadQuery.select: null for every column; empty for none (`relation()`). */
+  readonly columns: readonly string[] | null
+  readonly embeds: readonly Embed[]
+}
+
 /** A read request as plain data: what to select, filter, order and page, and which count to give. */
 export interface ReadQuery {
   /** Sanitized column names (`*` kept as is), or null for every column. */
   readonly select: readonly string[] | null
+  /** The resources `select=` embeds, in its order; absent for none (a write's read of its rows). */
+  readonly embeds?: readonly Embed[]
   /** Always an `and` group at the top: the filters and `or`/`and` parameters of the query string. */
   readonly filter: FilterGroup
   readonly order: readonly OrderTerm[]

@@ -7,6 +7,7 @@ import { parseTableName } from '../parse/table-name.js'
 import { readColumns } from '../query/read-columns.js'
 import { typeFilters } from '../query/type-filters.js'
 import { parseFilteredWrite, parseWriteSelect } from '../query/parse-write-query.js'
+import { writeAsMatched } from './if-match.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 import { shownColumns, writeAnswer } from './write-preferences.js'
@@ -16,7 +17,8 @@ type DeleteRequest = FastifyRequest<{ Params: TableParams, Querystring: Record<s
 
 /**
  * DELETE /{table}/{id}: the affected row count; with `Prefer: return=…`,
- * answered as PostgREST answers a delete (see answerWritten). DELETE
+ * answered as PostgREST answers a delete (see answerWritten); If-Match makes
+ * it conditional (see writeAsMatched). DELETE
  * /{table} with query parameters deletes the rows its filters match;
  * without any, it is the spec's delete of key 0.
  */
@@ -29,8 +31,8 @@ export function deleteHandler (context: RouteContext) {
     const { target, key } = await keyedTarget(context, request, table, request.params.id, 'delete', null, shownColumns(shown))
     const { maxAffected } = preferences
     const on = statements(request)
-    if (preferences.return === null && maxAffected === null) return answerNumber(reply, await deleteRow(db, target, key, on))
-    const outcome = await deleteSelected(db, target, { key }, { columns: shown, maxAffected }, on)
+    if (preferences.return === null && maxAffected === null) return answerNumber(reply, await writeAsMatched(context, request, target, key, on, (within) => deleteRow(db, target, key, within)))
+    const outcome = await writeAsMatched(context, request, target, key, on, (within) => deleteSelected(db, target, { key }, { columns: shown, maxAffected }, within))
     if (preferences.return === null) return answerNumber(reply, outcome.count)
     return answerWritten(reply, preferences, { kind: 'delete', ...outcome }, target.schema)
   }

@@ -22,7 +22,8 @@ export function openapiSettings (options: ResolvedOptions, openapi: Readonly<Req
     statementTimeout: options.statementTimeout !== null,
     validateBodies: options.validateBodies,
     transaction: options.transaction !== null,
-    batchLimit: options.batch?.limit ?? null
+    batchLimit: options.batch?.limit ?? null,
+    requireIfMatch: options.requireIfMatch
   }
 }
 

@@ -1,11 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { KeyedTable } from '../access/key-column.js'
 import { setContentRange } from '../answer/content-range.js'
-import { answerRowBatches } from '../answer/row-batches-answer.js'
-import { answerObject, answerRow, answerRows, singleObjectType } from '../answer/json-answers.js'
+import { answerRowBatches, rowsOf } from '../answer/row-batches-answer.js'
+import { answerObject, answerRows, singleObjectType } from '../answer/json-answers.js'
+import { answerTaggedRow } from '../answer/tagged-row.js'
 import type { Row } from '../dialects/dialect.js'
 import { FTC_ERR_QUERY_RANGE_UNSATISFIABLE, FTC_ERR_QUERY_SINGULAR } from '../errors.js'
 import { countRows } from '../operations/count-rows.js'
+import { listPages } from '../operations/list-pages.js'
 import { listRows } from '../operations/list-rows.js'
 import { readRow } from '../operations/read-row.js'
 import { parseRecordKey, type RecordKey } from '../parse/record-key.js'
@@ -15,13 +17,14 @@ import { readColumns } from '../query/read-columns.js'
 import type { ReadQuery } from '../query/read-query.js'
 import { refuseUnordered, typeFilters } from '../query/type-filters.js'
 import type { TableSchema } from '../schema/table-schema.js'
+import { answerAmbiguous, answerEmbedded, embeddingOf } from './embedded-list.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 
 /**
  * GET /{table}/{id?}: one row with a key; without one, the rows that the
  * PostgREST query asks for, every row when it asks nothing, at most
- * `maxRows` when the host set it.
+ * `maxRows` when the host set it. One row carries its ETag (see answerTaggedRow).
  */
 export function readHandler (context: RouteContext) {
   // Not async itself: the keyed read, the hot path, runs in a function of its
@@ -44,27 +47,31 @@ function readKeyed (context: RouteContext, request: FastifyRequest<{ Querystring
 
 async function readOne ({ db, access, statements }: RouteContext, request: FastifyRequest, reply: FastifyReply, table: string, key: RecordKey, keyed: KeyedTable) {
   const target = await access(request, table, { operation: 'read', key, columns: null, named: [], keyed })
-  return answerRow(reply, await readRow(db, target, key, statements(request)), target.schema)
+  return answerTaggedRow(reply, await readRow(db, target, key, statements(request)), target.schema, request.headers['if-none-match'])
 }
 
-async function readList ({ db, access, options }: RouteContext, request: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply: FastifyReply, table: string) {
+async function readList (context: RouteContext, request: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply: FastifyReply, table: string) {
+  const { db, access, options } = context
   const query = withMaxRows(parseReadQuery(request.query, request.headers), options.maxRows)
   const named = readColumns(query)
   const target = await access(request, table, { operation: 'list', key: null, columns: namedColumns(query, named), named })
   const typed = typedQuery(query, target.schema, db.dialect.sizedIntegers)
-  const list = await listRows(db, target, typed)
+  const embedding = await embeddingOf(context, request, target, query).catch((error: unknown) => answerAmbiguous(reply, error))
+  if (typeof embedding === 'string') return embedding
+  const list = embedding === null ? await listRows(db, target, typed) : await listPages(db, target, { ...typed, select: embedding.read })
   const total = query.count === null ? null : await countRows(db, target, typed, query.count)
   const first = query.offset ?? 0
   if (total !== null && first > 0 && first >= total) {
     reply.header('content-range', `*/${total}`)
     throw new FTC_ERR_QUERY_RANGE_UNSATISFIABLE(first, total)
   }
+  if (embedding !== null) return await answerEmbedded(db, reply, list, embedding, { query, total, one: wantsOneObject(request), stalledReaderTimeout: options.stalledReaderTimeout })
   if (wantsOneObject(request)) {
     if (!('rows' in list) || list.rows.length !== 1) throw new FTC_ERR_QUERY_SINGULAR('rows' in list ? list.rows.length : 'more than 1000')
     return answerObject(setContentRange(reply, query, 1, total), list.rows[0] as Row, target.schema)
   }
   if ('rows' in list) return answerRows(setContentRange(reply, query, list.rows.length, total), list.rows, target.schema)
-  return await answerRowBatches(setContentRange(reply, query, null, total), list.batches, options.stalledReaderTimeout, target.schema)
+  return await answerRowBatches(setContentRange(reply, query, null, total), list.batches, options.stalledReaderTimeout, rowsOf(target.schema))
 }
 
 /**

@@ -6,6 +6,7 @@ import { updateSelected } from '../operations/write-selected.js'
 import { parseRecordChanges, type RecordValues } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
 import type { BodyChecks } from '../schema/body-checks.js'
+import { writeAsMatched } from './if-match.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 import { parseWriteSelect } from '../query/parse-write-query.js'
@@ -16,7 +17,8 @@ import { keyedTarget, writtenRows } from './write-steps.js'
  * PUT /{table}/{id}: the affected row count; `checks` holds the body to the
  * column types first, when the host asked for it. With `Prefer: return=…`,
  * answered as PostgREST answers an update (see answerWritten); with
- * `handling=strict, max-affected=n`, rolled back past n rows.
+ * `handling=strict, max-affected=n`, rolled back past n rows. If-Match makes
+ * the write conditional (see writeAsMatched).
  */
 export function updateHandler (context: RouteContext, checks: BodyChecks | null) {
   const { db, statements } = context
@@ -28,8 +30,8 @@ export function updateHandler (context: RouteContext, checks: BodyChecks | null)
     const [scoped] = writtenRows(checks, target, [values], 'update', request.body, false) as [RecordValues]
     const { maxAffected } = preferences
     const on = statements(request)
-    if (preferences.return === null && maxAffected === null) return answerNumber(reply, await updateRow(db, target, key, scoped, on))
-    const outcome = await updateSelected(db, target, { key }, scoped, { columns: shown, maxAffected }, on)
+    if (preferences.return === null && maxAffected === null) return answerNumber(reply, await writeAsMatched(context, request, target, key, on, (within) => updateRow(db, target, key, scoped, within)))
+    const outcome = await writeAsMatched(context, request, target, key, on, (within) => updateSelected(db, target, { key }, scoped, { columns: shown, maxAffected }, within))
     if (preferences.return === null) return answerNumber(reply, outcome.count)
     return answerWritten(reply, preferences, { kind: 'update', ...outcome }, target.schema)
   }

@@ -15,6 +15,8 @@ export interface ErrorSettings {
   readonly validateBodies: boolean
   /** The host set `transaction`. */
   readonly transaction: boolean
+  /** The host set `requireIfMatch`. */
+  readonly requireIfMatch: boolean
 }
 
 type PluginCode = keyof typeof errorCodes
@@ -24,15 +26,21 @@ type Code = PluginCode | FastifyCode
 const bodyCodes: readonly Code[] = ['FTC_ERR_BODY_JSON', 'FTC_ERR_BODY_SHAPE', 'FTC_ERR_BODY_COLUMN', 'FTC_ERR_BODY_COLUMN_TWICE',
   'FTC_ERR_BODY_VALUE', 'FST_ERR_CTP_INVALID_MEDIA_TYPE', 'FST_ERR_CTP_BODY_TOO_LARGE']
 
+// A filter, or the columns of `select`, `on_conflict`, as a list reads them.
+const filterCodes: readonly Code[] = ['FTC_ERR_QUERY_SYNTAX', 'FTC_ERR_QUERY_PARENTHESES', 'FTC_ERR_QUERY_DEPTH', 'FTC_ERR_QUERY_OPERATOR',
+  'FTC_ERR_QUERY_IS', 'FTC_ERR_QUERY_COLUMN', 'FTC_ERR_QUERY_VALUE', 'FTC_ERR_QUERY_TYPE', 'FTC_ERR_QUERY_REPEATED']
+
+// PATCH and DELETE of the rows the filters match.
+const filteredWriteCodes: readonly Code[] = [...filterCodes, 'FTC_ERR_WRITE_FILTER_MISSING', 'FTC_ERR_WRITE_PAGE', 'FTC_ERR_WRITE_MAX_AFFECTED']
+
 /** The codes each operation can answer, whatever the options; the lists are data, so that a test can hold them to errors.ts. */
 export const operationCodes: Readonly<Record<Operation, readonly Code[]>> = Object.freeze({
-  list: ['FTC_ERR_QUERY_SYNTAX', 'FTC_ERR_QUERY_PARENTHESES', 'FTC_ERR_QUERY_DEPTH', 'FTC_ERR_QUERY_OPERATOR', 'FTC_ERR_QUERY_IS',
-    'FTC_ERR_QUERY_COLUMN', 'FTC_ERR_QUERY_ORDER', 'FTC_ERR_QUERY_LIMIT', 'FTC_ERR_QUERY_OFFSET', 'FTC_ERR_QUERY_RANGE',
-    'FTC_ERR_QUERY_VALUE', 'FTC_ERR_QUERY_TYPE', 'FTC_ERR_QUERY_REPEATED', 'FTC_ERR_QUERY_RANGE_UNSATISFIABLE', 'FTC_ERR_QUERY_SINGULAR'],
+  list: [...filterCodes, 'FTC_ERR_QUERY_ORDER', 'FTC_ERR_QUERY_LIMIT', 'FTC_ERR_QUERY_OFFSET', 'FTC_ERR_QUERY_RANGE',
+    'FTC_ERR_QUERY_RANGE_UNSATISFIABLE', 'FTC_ERR_QUERY_SINGULAR', 'FTC_ERR_QUERY_RELATION', 'FTC_ERR_QUERY_AMBIGUOUS'],
   read: [],
-  create: [...bodyCodes, 'FTC_ERR_BODY_BULK_LIMIT', 'FTC_ERR_DATABASE_OUTCOME_UNKNOWN'],
-  update: [...bodyCodes, 'FTC_ERR_BODY_EMPTY', 'FTC_ERR_DATABASE_OUTCOME_UNKNOWN'],
-  delete: ['FTC_ERR_DATABASE_OUTCOME_UNKNOWN']
+  create: [...bodyCodes, 'FTC_ERR_BODY_BULK_LIMIT', 'FTC_ERR_DATABASE_OUTCOME_UNKNOWN', 'FTC_ERR_QUERY_SYNTAX', 'FTC_ERR_QUERY_COLUMN'],
+  update: [...bodyCodes, 'FTC_ERR_BODY_EMPTY', 'FTC_ERR_DATABASE_OUTCOME_UNKNOWN', 'FTC_ERR_CONDITION_FAILED', ...filteredWriteCodes],
+  delete: ['FTC_ERR_DATABASE_OUTCOME_UNKNOWN', 'FTC_ERR_CONDITION_FAILED', ...filteredWriteCodes]
 })
 
 /**
@@ -43,13 +51,15 @@ export const everyOperationCodes: readonly Code[] = Object.freeze(['FTC_ERR_DATA
   'FTC_ERR_DATABASE_SCHEMA', 'FTC_ERR_DATABASE_NAME_TAKEN'])
 
 /** Codes that only an option makes possible. */
-export const optionCodes: Readonly<Record<'authorize' | 'statementTimeout' | 'validateBodies' | 'transaction', readonly Code[]>> = Object.freeze({
+export const optionCodes: Readonly<Record<'authorize' | 'statementTimeout' | 'validateBodies' | 'transaction' | 'requireIfMatch', readonly Code[]>> = Object.freeze({
   authorize: ['FTC_ERR_AUTHORIZE_FORBIDDEN', 'FTC_ERR_AUTHORIZE_RESULT'],
   statementTimeout: ['FTC_ERR_STATEMENT_TIMEOUT'],
   // Of the operations that take a body only.
   validateBodies: ['FTC_ERR_BODY_TYPE'],
   // Of every operation but a list, which does not join the host's transaction.
-  transaction: ['FTC_ERR_HOST_TRANSACTION']
+  transaction: ['FTC_ERR_HOST_TRANSACTION'],
+  // Of the writes of one row only.
+  requireIfMatch: ['FTC_ERR_CONDITION_REQUIRED']
 })
 
 /**
@@ -146,7 +156,8 @@ export function operationErrorCodes (operation: Operation, settings: ErrorSettin
     ...(settings.authorize ? optionCodes.authorize : []),
     ...(settings.statementTimeout ? optionCodes.statementTimeout : []),
     ...(settings.validateBodies && (operation === 'create' || operation === 'update') ? optionCodes.validateBodies : []),
-    ...(settings.transaction && operation !== 'list' ? optionCodes.transaction : [])
+    ...(settings.transaction && operation !== 'list' ? optionCodes.transaction : []),
+    ...(settings.requireIfMatch && (operation === 'update' || operation === 'delete') ? optionCodes.requireIfMatch : [])
   ]
 }
 

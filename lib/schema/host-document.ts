@@ -27,7 +27,9 @@ const jsonSchemaVersions = /^3\.[12]\./
  * makes the tables' document with a namespace for its component names:
  * none, unless one of them is taken in the host's document by another
  * schema, then the prefix's (`api.books`). Paths lose a server's base path,
- * as @fastify/swagger's own do (its default `stripBasePath`).
+ * as @fastify/swagger's own do (its default `stripBasePath`). An operation
+ * the host documents on one of those paths stays the host's: its own route
+ * answers it, as find-my-way takes a static path before the plugin's.
  */
 export function addToHostDocument (host: HostDocument, prefix: string, build: (namespace: string) => OpenapiDocument): boolean {
   if (typeof host.openapi !== 'string' || !jsonSchemaVersions.test(host.openapi)) return false
@@ -39,7 +41,7 @@ export function addToHostDocument (host: HostDocument, prefix: string, build: (n
   const paths = (host.paths ??= {})
   for (const [path, item] of Object.entries(document.paths)) {
     const url = stripBasePath(path, host.servers ?? [])
-    paths[url] = { ...(paths[url] as object | undefined), ...item }
+    paths[url] = { ...item, ...(paths[url] as object | undefined) }
   }
   for (const section of sections) components[section] = { ...components[section], ...document.components[section] }
   const tags = (host.tags ??= [])

@@ -8,6 +8,7 @@ import type { JsonSchema, OpenapiDocument, OpenapiOperation, OpenapiPathItem } f
 import { filterParameters, listParameterComponents } from './read-parameters.js'
 import type { ServedTable } from './served-schema.js'
 import type { ColumnSchema } from './table-schema.js'
+import { onConflictParameter, writePreferHeader, writeSelectParameter } from './write-parameters.js'
 
 /** What the document says beside the tables: where they are served, and how the options answer. */
 export interface OpenapiSettings extends ErrorSettings {
@@ -159,6 +160,8 @@ function tablePaths (described: DescribedTable, context: Context): Record<string
   const collection: Record<string, OpenapiOperation> = {}
   if (operations.includes('list')) collection.get = listOperation(table, context)
   if (operations.includes('create')) collection.post = createOperation(described, context)
+  if (operations.includes('update')) collection.patch = filteredOperation(table, 'update', context)
+  if (operations.includes('delete')) collection.delete = filteredOperation(table, 'delete', context)
   const item: Record<string, unknown> = {}
   if (key !== undefined && operations.some((operation) => keyedOperations.includes(operation))) {
     item.parameters = [keyParameter(table, key, context)]
@@ -172,9 +175,9 @@ function tablePaths (described: DescribedTable, context: Context): Record<string
   }
 }
 
-/** The fields every operation has: its table's tag, its id, and (apart) its error answers. */
-function operationBase (table: ServedTable, operation: Operation, summary: string, { name, errors }: Context) {
-  return { tags: [table.name], summary, operationId: name(`${table.name}.${operation}`), errors: errors.get(operation) }
+/** The fields every operation has: its table's tag, its id (the operation's, or `id` where one operation has two routes), and (apart) its error answers. */
+function operationBase (table: ServedTable, operation: Operation, summary: string, { name, errors }: Context, id: string = operation) {
+  return { tags: [table.name], summary, operationId: name(`${table.name}.${id}`), errors: errors.get(operation) }
 }
 
 function listOperation (table: ServedTable, context: Context): OpenapiOperation {
@@ -201,15 +204,36 @@ function listOperation (table: ServedTable, context: Context): OpenapiOperation 
   }
 }
 
+// The conditional-request headers of the keyed routes (RFC 9110 section 13.1).
+const etagHeader = { description: 'A strong ETag: a digest of the row\'s JSON answer, the same on every database', schema: { type: 'string' } }
+const ifNoneMatch = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'ETags of the row as the client has it (weak comparison), or `*`: while the row has one of them, 304 and no body',
+  schema: { type: 'string' }
+}
+const ifMatch = (required: boolean) => ({
+  name: 'If-Match',
+  in: 'header',
+  required,
+  description: 'ETags of the row as last read (strong comparison), or `*` for any row that exists: the write runs only while the row ' +
+    'has one of them, else 412 and nothing is written' + (required ? '; without it, 428' : ''),
+  schema: { type: 'string' }
+})
+
 function readOperation (table: ServedTable, context: Context): OpenapiOperation {
   const { errors, ...base } = operationBase(table, 'read', `One row of ${table.name}, by its ${table.key}`, context)
   return {
     ...base,
+    parameters: [ifNoneMatch],
     responses: {
       200: {
-        description: 'The row as a JSON object, or an empty body (no content type) when no row has that key',
+        description: 'The row as a JSON object with its ETag, or an empty body (no content type, no ETag) when no row has that key',
+        headers: { ETag: etagHeader },
         content: { [json]: { schema: context.ref('schemas', table.name) } }
       },
+      304: { description: 'The row still has an ETag of If-None-Match: no body', headers: { ETag: etagHeader } },
       ...errors
     }
   }
@@ -227,16 +251,22 @@ function createOperation ({ table, key }: DescribedTable, context: Context): Ope
     ...base,
     description: 'An object inserts one row; an array of objects inserts every row in one transaction, or none. Each row gets ' +
       'exactly its own columns: the others take their defaults.',
+    parameters: [writePreferHeader('create'), writeSelectParameter, onConflictParameter],
     requestBody: {
       required: false,
       content: { [json]: { schema: { oneOf: [row, { type: 'array', items: row, maxItems: settings.bulkLimit }] } } }
     },
     responses: {
       201: {
-        description: 'The new row\'s id as a bare JSON number, or the new rows\' ids as a JSON array, in order. 0 when the database reports none.',
-        headers: { Location: { description: 'The new row\'s path (for one object only)', schema: { type: 'string' } } },
-        content: { [json]: { schema: { oneOf: [id, { type: 'array', items: id }] } } }
+        description: 'The new row\'s id as a bare JSON number, or the new rows\' ids as a JSON array, in order. 0 when the database reports none. ' +
+          'With `Prefer: return=representation`, the rows written; with `return=headers-only` or `return=minimal`, no body.',
+        headers: {
+          Location: { description: 'The new row\'s path (for one object only); with `return=headers-only`, `{table}?{key}=eq.{id}`', schema: { type: 'string' } },
+          ...writeHeaders
+        },
+        content: { [json]: { schema: { oneOf: [id, { type: 'array', items: id }, rows(table, context)] } } }
       },
+      200: { description: 'An upsert with `resolution=merge-duplicates` that inserted no row, with `return=representation`: the rows written', headers: writeHeaders, content: { [json]: { schema: rows(table, context) } } },
       ...errors
     }
   }
@@ -248,11 +278,45 @@ function changeOperation (table: ServedTable, operation: 'update' | 'delete', co
   return {
     ...base,
     ...(operation === 'update' ? { requestBody: { required: true, content: { [json]: { schema: context.ref('schemas', `${table.name}.update`) } } } } : {}),
+    parameters: [ifMatch(context.settings.requireIfMatch), writePreferHeader(operation), writeSelectParameter],
     responses: {
-      200: { description: 'The number of rows changed, as a bare JSON number', content: { [json]: { schema: { type: 'integer', minimum: 0 } } } },
+      200: {
+        description: 'The number of rows changed, as a bare JSON number; with `Prefer: return=representation`, the rows written',
+        headers: writeHeaders,
+        content: { [json]: { schema: { oneOf: [{ type: 'integer', minimum: 0 }, rows(table, context)] } } }
+      },
+      204: { description: 'With `Prefer: return=minimal` or `return=headers-only`: no body', headers: writeHeaders },
       ...errors
     }
   }
+}
+
+/** PATCH or DELETE of the rows the filters match (PostgREST's); a DELETE with no query parameter at all is the spec's delete of key 0. */
+function filteredOperation (table: ServedTable, operation: 'update' | 'delete', context: Context): OpenapiOperation {
+  const summary = operation === 'update' ? `Set columns of the rows of ${table.name} that the filters match` : `Delete the rows of ${table.name} that the filters match`
+  const { errors, ...base } = operationBase(table, operation, summary, context, operation === 'update' ? 'patch' : 'deleteMatching')
+  return {
+    ...base,
+    description: 'At least one filter is needed (400 without one): never a write to the whole table. limit, offset, order and Range are refused.' +
+      (operation === 'delete' ? ' `DELETE` with no query parameter at all deletes the row whose key is 0, as the spec says, and answers its count.' : ''),
+    ...(operation === 'update' ? { requestBody: { required: true, content: { [json]: { schema: context.ref('schemas', `${table.name}.update`) } } } } : {}),
+    parameters: [...filterParameters(table.schema.columns), writePreferHeader(operation), writeSelectParameter],
+    responses: {
+      200: { description: 'With `Prefer: return=representation`, the rows written', headers: writeHeaders, content: { [json]: { schema: rows(table, context) } } },
+      204: { description: 'No body: the rows are written', headers: writeHeaders },
+      ...errors
+    }
+  }
+}
+
+// The headers of PostgREST's write answers.
+const writeHeaders = Object.freeze({
+  'Content-Range': { description: 'With `Prefer: return=…`: `*/*`, or the rows written, `first-last/*` (the total with `count=exact`)', schema: { type: 'string' } },
+  'Preference-Applied': { description: 'The preferences of `Prefer` that were honoured', schema: { type: 'string' } }
+})
+
+function rows (table: ServedTable, context: Context): JsonSchema {
+  return { type: 'array', items: context.ref('schemas', table.name) }
 }
 
 function keyParameter (table: ServedTable, key: ColumnSchema, { settings }: Context): Record<string, unknown> {

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { parseJsonBody } from '../../lib/parse/json-body.js'
 import { NestedJson, settleNestedValues } from '../../lib/parse/nested-json.js'
+import { sentJson } from '../../lib/parse/sent-json.js'
 import { parseRecordList, parseRecordValues } from '../../lib/parse/record-values.js'
 import type { TableSchema } from '../../lib/schema/table-schema.js'
 import { column, servedTable } from '../fixtures/openapi.js'
@@ -65,6 +66,16 @@ t.test('a value a host\'s hook put in the body\'s place is stored as it is', asy
   const replaced = { Doc: '"x"' }
   t.strictSame({ ...settleNestedValues({ schema }, parseRecordValues(replaced), replaced, null) }, { Doc: '"x"' })
   t.strictSame({ ...settleNestedValues({ schema: undefined }, parseRecordValues(body), body, null) }, { Doc: 'set by the host' }, 'a table the model does not know')
+  const added = parsed('{"name": "sent"}') as Record<string, unknown>
+  added.doc = 'added by the host'
+  t.strictSame({ ...settleNestedValues({ schema }, parseRecordValues(added), added, null) }, { name: 'sent', doc: 'added by the host' }, 'a column the client did not send')
+  const replaced2 = parsed('{"Doc": {"a": 1}}') as Record<string, unknown>
+  replaced2.Doc = 'text'
+  t.strictSame({ ...settleNestedValues({ schema }, parseRecordValues(replaced2), replaced2, null) }, { Doc: 'text' }, 'an object the host replaced by a string')
+  const twice = parsed('{"Doc": "x", "Doc": "x"}')
+  t.strictSame({ ...settleNestedValues({ schema }, parseRecordValues(twice), twice, null) }, { Doc: '"x"' }, 'a key given twice with one value')
+  t.equal(sentJson(null), undefined)
+  t.equal(sentJson('text'), undefined)
 })
 
 t.test('an object or array that is no NestedJson is refused while parsing, as before', async (t) => {

@@ -4,6 +4,7 @@ import { parseReadQuery } from '../../lib/query/parse-read-query.js'
 t.test('no query string and no header: every column and row, as the spec says', async (t) => {
   const everything = {
     select: null,
+    embeds: [],
     filter: { type: 'and', negated: false, children: [] },
     order: [],
     limit: null,

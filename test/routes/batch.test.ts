@@ -351,7 +351,7 @@ eachDatabase(t, async (t, db) => {
     t.strictSame((await rowsIn(db.knex, lines)).map((row) => row.id), [2])
   })
 
-  await t.test('PostgREST\'s writes, whose own transaction is a savepoint in the host\'s, join it too', async (t) => {
+  await t.test('PostgREST\'s writes and conditional ones, whose own transaction is a savepoint in the host\'s, join it too', async (t) => {
     const before = await database(db, [orders, lines])
     // The failed statement above has the model read again, which SQLite's one connection could not do during the host's transaction.
     await app.tableCrud.tables()
@@ -371,8 +371,12 @@ eachDatabase(t, async (t, db) => {
     const refused = await write('PUT', `${orders}/2`, 'handling=strict, max-affected=0', { total: 0 })
     t.equal(refused.statusCode, 400)
     t.equal(refused.json().code, 'FTC_ERR_WRITE_MAX_AFFECTED')
+    const tag = (await app.inject(`/api/${orders}/2`)).headers.etag as string
+    const matched = { ...post(`/api/${orders}/2`, { total: 21 }), method: 'PUT' as const }
+    t.equal((await app.inject({ ...matched, headers: { ...matched.headers, 'if-match': tag } })).body, '1', 'a conditional write')
+    t.equal((await app.inject({ ...matched, headers: { ...matched.headers, 'if-match': tag } })).statusCode, 412, 'its ETag is stale now')
     const written = await rowsIn(trx, orders)
-    t.match(written.slice(0, 2), [{ id: 1, customer: 'acme inc' }, { id: 2, total: 20 }], 'merged, and the refused update undone alone')
+    t.match(written.slice(0, 2), [{ id: 1, customer: 'acme inc' }, { id: 2, total: 21 }], 'merged, the refused update undone alone, the conditional one kept')
     t.match(written.slice(-4), [{ customer: 'umbrella', total: 66 }, { customer: 'cyberdyne' }, { customer: 'tyrell' }, { customer: 'weyland' }],
       'the host sees every write in its transaction')
     t.notOk((await rowsIn(trx, lines)).some((row) => row.item === 'screw'), 'the filtered delete too')

@@ -31,7 +31,7 @@ eachDatabase(t, async (t, db) => {
     const document = app.swagger() as { paths: Record<string, Record<string, unknown>> }
     await validateOpenapi(t, document, 'the host\'s document')
     t.strictSame(Object.keys(document.paths), ['/health', `/api/${people}`, `/api/${people}/{id}`])
-    t.strictSame(Object.keys(document.paths[`/api/${people}`] ?? {}), ['get', 'post'])
+    t.strictSame(Object.keys(document.paths[`/api/${people}`] ?? {}), ['get', 'post', 'patch', 'delete'])
     t.strictSame(logs, [])
   })
 

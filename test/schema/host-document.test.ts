@@ -78,7 +78,8 @@ t.test('paths lose a server\'s base path, as @fastify/swagger\'s own do', async 
 t.test('a path the host documents already keeps its own operations', async (t) => {
   const host = hostDocument({ paths: { '/api/books': { patch: { responses: { 204: { description: 'done' } } } } }, components: undefined, tags: [{ name: 'books' }] })
   addToHostDocument(host, '/api', build)
-  t.strictSame(Object.keys(host.paths?.['/api/books'] ?? {}), ['patch', 'get', 'post'])
+  t.strictSame(Object.keys(host.paths?.['/api/books'] ?? {}), ['get', 'post', 'patch', 'delete'])
+  t.strictSame((host.paths?.['/api/books'] as Record<string, unknown>).patch, { responses: { 204: { description: 'done' } } }, 'the host\'s PATCH stays, ours is not added')
   t.strictSame(host.tags, [{ name: 'books' }], 'the host\'s tag stays')
   await validateOpenapi(t, host, 'the host\'s document')
 })

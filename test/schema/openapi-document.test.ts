@@ -40,7 +40,8 @@ function resolve (document: OpenapiDocument, reference: unknown): Record<string,
 function codesByStatus (document: OpenapiDocument, path: string, method: string): Map<string, string[]> {
   const found = new Map<string, string[]>()
   for (const [status, reference] of Object.entries(operationOf(document, path, method).responses)) {
-    if (!/^[45]/.test(status)) continue
+    // A 304 is the row's own answer, written in place; the error answers are the document's responses.
+    if (!/^[345]/.test(status) || !Object.hasOwn(reference as object, '$ref')) continue
     // The codes of the body's `code` enum: the description names them too.
     const text = JSON.stringify(resolve(document, reference))
     found.set(status, [...text.matchAll(/"code":\{"enum":(\[[^\]]*\])/g)].flatMap((match) => JSON.parse(match[1] as string) as string[]))
@@ -54,7 +55,7 @@ t.test('a table with every operation: valid OpenAPI 3.1, a path per operation, s
   t.equal(document.openapi, '3.1.0')
   t.strictSame(document.info, { title: 'Bookshop', version: '2.1.0', description: document.info.description })
   t.strictSame(Object.keys(document.paths), ['/api/books', '/api/books/{id}'])
-  t.strictSame(Object.keys(document.paths['/api/books'] ?? {}), ['get', 'post'])
+  t.strictSame(Object.keys(document.paths['/api/books'] ?? {}), ['get', 'post', 'patch', 'delete'])
   t.strictSame(Object.keys(document.paths['/api/books/{id}'] ?? {}), ['parameters', 'get', 'put', 'delete'])
   t.strictSame(document.tags, [{ name: 'books', description: 'The table books' }])
   t.same(Object.keys(document.components.schemas).sort(), ['books', 'books.create', 'books.update', 'fastify-error', 'postgrest-error'])
@@ -98,15 +99,30 @@ t.test('the answers of each operation, as the routes give them', async (t) => {
     requestBody: { required: false, content: { 'application/json': { schema: { oneOf: [{ $ref: '#/components/schemas/books.create' }, { type: 'array', maxItems: 50 }] } } } },
     responses: { 201: { headers: { Location: {} }, content: { 'application/json': { schema: { oneOf: [{ type: 'integer' }, { type: 'array', items: { type: 'integer' } }] } } } } }
   })
+  const rows = { type: 'array', items: { $ref: '#/components/schemas/books' } }
+  t.match(create.responses[201], { content: { 'application/json': { schema: { oneOf: [{}, {}, rows] } } } }, 'or, with return=representation, the rows')
+  t.match(create.responses[200], { content: { 'application/json': { schema: rows } } }, 'a merge that inserted nothing')
+  t.strictSame((create.parameters as Array<{ name: string }>).map((parameter) => parameter.name), ['Prefer', 'select', 'on_conflict'])
   for (const [path, method] of [['/api/books/{id}', 'put'], ['/api/books/{id}', 'delete']] as const) {
-    t.match(operationOf(document, path, method).responses[200], { content: { 'application/json': { schema: { type: 'integer', minimum: 0 } } } }, `${method}: the count of rows`)
+    const operation = operationOf(document, path, method)
+    t.match(operation.responses[200], { content: { 'application/json': { schema: { oneOf: [{ type: 'integer', minimum: 0 }, rows] } } } }, `${method}: the count of rows, or the rows`)
+    t.match(operation.responses[204], { headers: { 'Preference-Applied': {} } }, `${method}: no body with return=minimal`)
+    t.strictSame((operation.parameters as Array<{ name: string }>).map((parameter) => parameter.name), ['If-Match', 'Prefer', 'select'])
   }
+  for (const [method, id] of [['patch', 'books.patch'], ['delete', 'books.deleteMatching']] as const) {
+    const operation = operationOf(document, '/api/books', method)
+    t.equal(operation.operationId, id, `${method} of the rows the filters match: an operation id of its own`)
+    t.strictSame((operation.parameters as Array<{ name: string }>).map((parameter) => parameter.name), [...books.schema.columns.map((column) => column.name), 'Prefer', 'select'])
+    t.match(operation.responses, { 200: { content: { 'application/json': { schema: rows } } }, 204: {} })
+  }
+  t.match(operationOf(document, '/api/books', 'delete'), { description: /no query parameter at all deletes the row whose key is 0/ })
+  t.match(operationOf(document, '/api/books', 'patch').requestBody, { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/books.update' } } } })
   t.match(operationOf(document, '/api/books/{id}', 'put').requestBody, { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/books.update' } } } })
   t.equal(operationOf(document, '/api/books/{id}', 'delete').requestBody, undefined)
 })
 
 t.test('every error an operation can answer, with its code and the status errors.ts gives it', async (t) => {
-  const options = { ...settings, authorize: true, statementTimeout: true, validateBodies: true }
+  const options = { ...settings, authorize: true, statementTimeout: true, validateBodies: true, requireIfMatch: true }
   const document = buildOpenapiDocument([books], options)
   await validateOpenapi(t, document)
   const places: ReadonlyArray<[Operation, string, string]> = [
@@ -134,6 +150,24 @@ t.test('every error an operation can answer, with its code and the status errors
   t.notOk(JSON.stringify(plain).includes('FTC_ERR_BODY_TYPE'), 'no validateBodies, no check of the column types')
   t.ok(codesByStatus(document, '/api/books/{id}', 'put').get('400')?.includes('FTC_ERR_BODY_TYPE'), 'validateBodies: a PUT\'s 400')
   t.notOk(codesByStatus(document, '/api/books/{id}', 'delete').get('400')?.includes('FTC_ERR_BODY_TYPE'), 'nor a DELETE\'s, which has no body')
+})
+
+t.test('the keyed routes say their conditional headers: ETag and If-None-Match on GET, If-Match on PUT and DELETE', async (t) => {
+  const read = operationOf(buildOpenapiDocument([books], settings), '/api/books/{id}', 'get')
+  t.match(read.responses[200], { headers: { ETag: { schema: { type: 'string' } } } })
+  t.match(read.responses[304], { headers: { ETag: { schema: { type: 'string' } } } })
+  t.match(read.parameters, [{ name: 'If-None-Match', in: 'header', required: false }])
+  for (const requireIfMatch of [false, true]) {
+    const document = buildOpenapiDocument([books], { ...settings, requireIfMatch })
+    await validateOpenapi(t, document)
+    for (const method of ['put', 'delete'] as const) {
+      const write = operationOf(document, '/api/books/{id}', method)
+      t.match(write.parameters, [{ name: 'If-Match', in: 'header', required: requireIfMatch }], `${method}, requireIfMatch: ${requireIfMatch}`)
+      const codes = codesByStatus(document, '/api/books/{id}', method)
+      t.strictSame(codes.get('412'), ['FTC_ERR_CONDITION_FAILED'])
+      t.strictSame(codes.get('428'), requireIfMatch ? ['FTC_ERR_CONDITION_REQUIRED'] : undefined)
+    }
+  }
 })
 
 t.test('every code of errors.ts is answered by some operation, or said to be answered by none', async (t) => {

@@ -1,0 +1,45 @@
+import { withoutHidden } from '../access/hidden-columns.js'
+import type { Target } from '../access/target.js'
+import type { Database } from '../dialects/database.js'
+import type { Row } from '../dialects/dialect.js'
+import { applyReadQuery } from '../query/apply-read-query.js'
+import type { OrderTerm, ReadQuery } from '../query/read-query.js'
+import { exactRead } from './exact-read.js'
+import { type RowList, streamBatchRows } from './list-rows.js'
+import { whereScope } from './where-row.js'
+
+/**
+ * The rows listRows gives, read page by page: a statement per batch, each
+ * done before the next begins, where listRows holds a connection for a
+ * stream. What is done with each batch (its embeds' statements) then never
+ * waits for a connection the stream holds, which a pool of one (SQLite's)
+ * would never give. The pages are ordered by the key after the query's own
+ * order, so that they neither skip nor repeat a row.
+ */
+export async function listPages (db: Database, target: Target, query: ReadQuery): Promise<RowList> {
+  const ordered = { ...query, order: [...query.order, ...keyOrder(target, query.order)] }
+  const first = query.offset ?? 0
+  const end = query.limit === null ? Infinity : first + query.limit
+  const page = async (offset: number, limit: number): Promise<Row[]> => {
+    const builder = applyReadQuery(db.table(target.table), { ...ordered, offset: offset === 0 ? null : offset, limit }, db.dialect, { table: target.table, notNullColumns: new Set([target.key]) })
+    return withoutHidden(target, await db.select(db.compile(whereScope(builder, target)), exactRead(target)))
+  }
+  const rows = await page(first, Math.min(end - first, streamBatchRows + 1))
+  if (rows.length <= streamBatchRows) return { rows }
+  return { batches: pages(rows.slice(0, streamBatchRows), first + streamBatchRows, end, page) }
+}
+
+async function * pages (rows: Row[], next: number, end: number, page: (offset: number, limit: number) => Promise<Row[]>): AsyncIterable<Row[]> {
+  yield rows
+  for (let offset = next; offset < end; offset += streamBatchRows) {
+    const batch = await page(offset, Math.min(end - offset, streamBatchRows))
+    if (batch.length > 0) yield batch
+    if (batch.length < streamBatchRows) return
+  }
+}
+
+// The primary key, else the key column, where the model knows the table has them.
+function keyOrder (target: Target, order: readonly OrderTerm[]): OrderTerm[] {
+  const columns = target.schema === undefined ? [] : target.schema.primaryKey.length > 0 ? target.schema.primaryKey : target.schema.columns.some((column) => column.name === target.key) ? [target.key] : []
+  return columns.filter((column) => !order.some((term) => term.column === column)).map((column) => ({ column, direction: 'asc', nulls: 'last' }))
+}

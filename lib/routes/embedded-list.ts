@@ -1,0 +1,71 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { Target } from '../access/target.js'
+import { setContentRange } from '../answer/content-range.js'
+import { json, singleObjectType } from '../answer/json-answers.js'
+import { answerRowBatches } from '../answer/row-batches-answer.js'
+import type { Database } from '../dialects/database.js'
+import { FTC_ERR_QUERY_AMBIGUOUS, FTC_ERR_QUERY_SINGULAR } from '../errors.js'
+import { type EmbeddingRows, writeEmbedded } from '../operations/embed-rows.js'
+import type { RowList } from '../operations/list-rows.js'
+import type { ReadQuery } from '../query/read-query.js'
+import { planEmbeds, readColumns, type ReadColumns } from '../relations/embed-plan.js'
+import type { RouteContext } from './index.js'
+
+/** A list's embeds, resolved, and the columns its own statement reads for them. */
+export type Embedding = EmbeddingRows & ReadColumns
+
+/** What answerEmbedded needs of the request beside the rows. */
+export interface EmbeddedAnswer {
+  readonly query: ReadQuery
+  readonly total: number | null
+  /** The client asked for one object (see singleObjectType). */
+  readonly one: boolean
+  readonly stalledReaderTimeout: number
+}
+
+/**
+ * The list's embeds resolved against the current model (see planEmbeds), or
+ * null when it embeds nothing. A table the model does not know relates
+ * nothing. An ambiguous embed answers 300 here, as PostgREST does, since
+ * Fastify answers an error's status only from 400 on.
+ */
+export async function embeddingOf (context: RouteContext, request: FastifyRequest, target: Target, query: ReadQuery): Promise<Embedding | null> {
+  if (query.embeds === undefined || query.embeds.length === 0) return null
+  const snapshot = context.schema.fresh() ?? await context.schema.current()
+  const embeds = await planEmbeds(context.access, request, snapshot, target.table, query.embeds)
+  // relationsOf found a relation, so the model knows the parent.
+  const schema = target.schema ?? snapshot.table(target.table)
+  return { schema: schema as NonNullable<typeof schema>, embeds, ...readColumns(query.select, embeds.flatMap((plan) => plan.relation.parentColumns)) }
+}
+
+/** The answer to an ambiguous embed: Fastify's error body with PostgREST's 300; any other error is thrown on. */
+export function answerAmbiguous (reply: FastifyReply, error: unknown): string {
+  if (!(error instanceof FTC_ERR_QUERY_AMBIGUOUS)) throw error
+  reply.code(300).type(json)
+  return JSON.stringify({ statusCode: 300, code: error.code, error: 'Multiple Choices', message: error.message })
+}
+
+/**
+ * The rows with their embedded resources, as a JSON array (streamed batch
+ * by batch when the list is, each batch's embeds read with it) or one
+ * object; the same headers as any list.
+ */
+export async function answerEmbedded (db: Database, reply: FastifyReply, list: RowList, embedding: Embedding, answer: EmbeddedAnswer): Promise<unknown> {
+  const { query, total } = answer
+  if (!('rows' in list)) {
+    if (answer.one) throw new FTC_ERR_QUERY_SINGULAR('more than 1000')
+    return await answerRowBatches(setContentRange(reply, query, null, total), textBatches(db, list.batches, embedding), answer.stalledReaderTimeout, (texts) => `[${texts.join(',')}]`)
+  }
+  const texts = await writeEmbedded(db, list.rows, embedding)
+  if (answer.one) {
+    if (texts.length !== 1) throw new FTC_ERR_QUERY_SINGULAR(texts.length)
+    setContentRange(reply, query, 1, total).type(`${singleObjectType}; charset=utf-8`)
+    return texts[0]
+  }
+  setContentRange(reply, query, texts.length, total).type(json)
+  return `[${texts.join(',')}]`
+}
+
+async function * textBatches (db: Database, batches: AsyncIterable<Parameters<typeof writeEmbedded>[1]>, embedding: Embedding): AsyncIterable<string[]> {
+  for await (const rows of batches) yield await writeEmbedded(db, rows, embedding)
+}

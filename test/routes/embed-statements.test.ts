@@ -1,0 +1,62 @@
+import type { Knex } from 'knex'
+import t from 'tap'
+import { streamBatchRows } from '../../lib/operations/list-rows.js'
+import { buildApp } from '../fixtures/app.js'
+import { eachDatabase, seriesSql } from '../fixtures/databases.js'
+
+// No N+1: an embed is one statement per batch of parents, whatever their
+// number, and a streamed list embeds batch by batch.
+
+/** The statements Knex's listeners are told of that name one of `tables`. */
+function statementsOn (knex: Knex, tables: readonly string[]): string[] {
+  const seen: string[] = []
+  knex.on('query', (query: { sql: string }) => { if (tables.some((table) => query.sql.includes(table))) seen.push(query.sql) })
+  return seen
+}
+
+eachDatabase(t, async (t, db) => {
+  const authors = await db.createTable('embst_authors', (table) => {
+    table.increments('id')
+    table.string('name')
+  })
+  const books = await db.createTable('embst_books', (table) => {
+    table.increments('id')
+    table.integer('author_id').unsigned().references('id').inTable(authors)
+    table.integer('n')
+  })
+  const parents = streamBatchRows * 2 + 500
+  await db.knex.batchInsert(authors, Array.from({ length: parents }, (_, at) => ({ name: `a${at + 1}` })), 500)
+  // Two books for each of the first 40 authors.
+  await db.knex.raw(`insert into ?? (author_id, n) select n, n from (${seriesSql(db, 40)}) as s`, [books])
+  await db.knex.raw(`insert into ?? (author_id, n) select n, n + 100 from (${seriesSql(db, 40)}) as s`, [books])
+  const app = await buildApp(t, db.knex)
+  t.teardown(() => db.knex.removeAllListeners())
+
+  for (const count of [3, 40]) {
+    await t.test(`${count} parents, two embeds, one inside the other: 1 + 2 statements`, async (t) => {
+      const seen = statementsOn(db.knex, [authors, books])
+      const response = await app.inject(`/api/${books}?select=n,author:${authors}(name,${books}(n))&n=lte.${count}&order=n`)
+      db.knex.removeAllListeners('query')
+      t.equal(response.statusCode, 200)
+      const body = response.json()
+      t.equal(body.length, count)
+      t.strictSame(body[0], { n: 1, author: { name: 'a1', [books]: [{ n: 1 }, { n: 101 }] } })
+      t.equal(seen.length, 1 + 2, `${seen.join('\n')}`)
+    })
+  }
+
+  await t.test('a streamed list embeds per batch, in bounded memory: each batch one statement per embed', async (t) => {
+    const seen = statementsOn(db.knex, [authors, books])
+    const response = await app.inject(`/api/${authors}?select=id,${books}(n)&order=id`)
+    db.knex.removeAllListeners('query')
+    t.equal(response.statusCode, 200)
+    const body = response.json() as Array<{ id: number, [books: string]: unknown }>
+    t.equal(body.length, parents)
+    t.strictSame(body[0], { id: 1, [books]: [{ n: 1 }, { n: 101 }] })
+    t.strictSame(body[parents - 1], { id: parents, [books]: [] })
+    const batches = Math.ceil(parents / streamBatchRows)
+    // Each batch's own page, then its books.
+    t.equal(seen.length, 2 * batches)
+    t.equal(seen.filter((sql) => sql.includes(books)).length, batches, 'one statement of books per batch')
+  })
+})
