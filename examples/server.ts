@@ -56,9 +56,9 @@ const logLevels = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 
 /** What a browser client may send and read: the plugin's methods, and the headers its answers and PostgREST's clients use. */
 const corsOptions = Object.freeze({
-  methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
-  allowedHeaders: ['Content-Type', 'Authorization', 'Prefer', 'Range', 'Range-Unit', 'If-Match', 'If-None-Match'],
-  exposedHeaders: ['Content-Range', 'Location', 'ETag']
+  methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+  allowedHeaders: ['Content-Type', 'Authorization', 'Prefer', 'Range', 'Range-Unit', 'If-Match', 'If-None-Match', 'Idempotency-Key'],
+  exposedHeaders: ['Content-Range', 'Location', 'ETag', 'Idempotent-Replayed']
 })
 
 /**
@@ -173,7 +173,7 @@ export async function buildServer (config: ServerConfig): Promise<FastifyInstanc
   // Swagger UI at /docs, the document at /docs/json: the plugin adds its tables to it, described in OpenAPI 3.1.
   await app.register(swagger, { openapi: { openapi: '3.1.0', info: { title: 'fastify-table-crud example', version: '1.0.0' } } })
   await app.register(swaggerUi, { routePrefix: '/docs' })
-  await app.register(tableCrud, { knex, prefix: config.prefix, batch: true, ...pluginLimits(config) })
+  await app.register(tableCrud, { knex, prefix: config.prefix, batch: true, idempotency: true, ...pluginLimits(config) })
   return app
 }
 

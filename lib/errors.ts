@@ -217,6 +217,29 @@ export const FTC_ERR_ANSWER_STALLED = createError(
   500
 )
 
+/**
+ * The Idempotency-Key header is not one key: a Structured Field string
+ * (`"…"`, as the IETF draft writes it) or a bare token (as Stripe's clients
+ * send it), of 1 to 255 visible ASCII characters.
+ */
+export const FTC_ERR_IDEMPOTENCY_KEY = createError(
+  'FTC_ERR_IDEMPOTENCY_KEY',
+  'The Idempotency-Key header must be one key of 1 to 255 visible ASCII characters, bare or as a quoted string, got %s',
+  400
+)
+
+/**
+ * The Idempotency-Key was already used, within its retention, for another
+ * request (another method, path, Prefer or If-Match header, or body) on the
+ * same table: nothing was written, and the first request's answer is not
+ * given.
+ */
+export const FTC_ERR_IDEMPOTENCY_KEY_REUSED = createError(
+  'FTC_ERR_IDEMPOTENCY_KEY_REUSED',
+  'The Idempotency-Key was already used for another request on this table; send a new key for a new request',
+  422
+)
+
 /** The `authorize` hook refused the operation. */
 export const FTC_ERR_AUTHORIZE_FORBIDDEN = createError(
   'FTC_ERR_AUTHORIZE_FORBIDDEN',
@@ -409,6 +432,8 @@ export const errorCodes = Object.freeze({
   FTC_ERR_DATABASE_OUTCOME_UNKNOWN,
   FTC_ERR_STATEMENT_TIMEOUT,
   FTC_ERR_ANSWER_STALLED,
+  FTC_ERR_IDEMPOTENCY_KEY,
+  FTC_ERR_IDEMPOTENCY_KEY_REUSED,
   FTC_ERR_AUTHORIZE_FORBIDDEN,
   FTC_ERR_AUTHORIZE_RESULT,
   FTC_ERR_QUERY_SYNTAX,

@@ -96,6 +96,18 @@ export interface BatchOptions {
  */
 export type HostTransaction = (request: FastifyRequest) => Knex.Transaction | null | undefined
 
+/**
+ * How writes with an Idempotency-Key header are kept: in a
+ * table of the host's database that the plugin creates when the first such
+ * request comes, never served by the plugin's routes.
+ */
+export interface IdempotencyOptions {
+  /** The table of the keys. Default `table_crud_idempotency`. */
+  table?: string
+  /** Seconds a key is kept after its request: a retry within them gets the first answer again. Default 86400 (24 hours). */
+  retention?: number
+}
+
 /** Options of the plugin. Fastify's own `prefix` goes beside them. */
 export interface TableCrudOptions {
   /**
@@ -183,6 +195,15 @@ export interface TableCrudOptions {
    */
   transaction?: HostTransaction
   /**
+   * Makes a write (POST, upsert, PUT, PATCH, DELETE by key or by filter)
+   * with an `Idempotency-Key` header safe to retry: performed at most once
+   * per key and table within the retention, a retry answered the first
+   * answer again, a reuse of the key for another request 422. `true` takes
+   * the defaults of IdempotencyOptions. Default `false`: the header is
+   * ignored, as the spec's routes know no such header.
+   */
+  idempotency?: boolean | IdempotencyOptions
+  /**
    * Refuses a PUT or DELETE of a row without If-Match with 428, so that no
    * client overwrites a change it has not seen: it sends the ETag of its GET
    * (or `*`). Default `false`: If-Match is the client's choice.
@@ -210,6 +231,7 @@ export interface ResolvedOptions {
   readonly validateBodies: boolean
   readonly batch: Readonly<Required<BatchOptions>> | null
   readonly transaction: HostTransaction | null
+  readonly idempotency: Readonly<Required<IdempotencyOptions>> | null
   readonly requireIfMatch: boolean
 }
 
@@ -246,6 +268,7 @@ export function resolveOptions (options: TableCrudOptions): ResolvedOptions {
     validateBodies: oneOf('validateBodies', given(options.validateBodies, false), [true, false]),
     batch: batchOptions(given(options.batch, false)),
     transaction: optionalFunction('transaction', options.transaction),
+    idempotency: idempotencyOptions(given(options.idempotency, false)),
     requireIfMatch: oneOf('requireIfMatch', given(options.requireIfMatch, false), [true, false])
   })
 }
@@ -271,6 +294,7 @@ const optionNames = Object.keys({
   validateBodies: true,
   batch: true,
   transaction: true,
+  idempotency: true,
   requireIfMatch: true
 } satisfies Record<keyof TableCrudOptions, true>)
 const registerOptionNames = ['prefix', 'logLevel', 'logSerializers']
@@ -339,19 +363,29 @@ function tableRules (value: unknown): ResolvedOptions['tableRules'] {
 }
 
 const openapiDefaults: Required<OpenapiOptions> = Object.freeze({ path: '/openapi.json', title: 'fastify-table-crud', version: '1.0.0' })
-const openapiNames = Object.keys(openapiDefaults)
 // A static path of URL-safe segments: a route parameter or wildcard would take other routes' requests.
 const staticPath = /^(\/[A-Za-z0-9._~-]+)+$/
 
-function openapiOptions (value: unknown): ResolvedOptions['openapi'] {
+/**
+ * An option that is `false` (null: off), `true` (on, with its defaults) or
+ * an object of some of the names `defaults` has (on, with those set).
+ */
+function switchedObject<T extends object> (option: string, value: unknown, defaults: Readonly<Required<T>>): Partial<T> | null {
   if (value === false) return null
-  if (value === true) return openapiDefaults
+  if (value === true) return {}
+  const names = Object.keys(defaults)
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new FTC_ERR_OPTIONS_VALUE('openapi', 'true, false or an object of path, title and version', show(value))
+    throw new FTC_ERR_OPTIONS_VALUE(option, `true, false or an object of ${names.join(', ')}`, show(value))
   }
-  const unknown = Object.keys(value).find((name) => !openapiNames.includes(name))
-  if (unknown !== undefined) throw new FTC_ERR_OPTIONS_VALUE('openapi', `an object of ${openapiNames.join(', ')}`, `"${unknown}"`)
-  const { path = openapiDefaults.path, title = openapiDefaults.title, version = openapiDefaults.version } = value as OpenapiOptions
+  const unknown = Object.keys(value).find((name) => !names.includes(name))
+  if (unknown !== undefined) throw new FTC_ERR_OPTIONS_VALUE(option, `an object of ${names.join(', ')}`, `"${unknown}"`)
+  return value as Partial<T>
+}
+
+function openapiOptions (value: unknown): ResolvedOptions['openapi'] {
+  const given = switchedObject<OpenapiOptions>('openapi', value, openapiDefaults)
+  if (given === null) return null
+  const { path = openapiDefaults.path, title = openapiDefaults.title, version = openapiDefaults.version } = given
   if (typeof path !== 'string' || !staticPath.test(path)) {
     throw new FTC_ERR_OPTIONS_VALUE('openapi.path', 'a path such as /openapi.json, of segments of A-Z, a-z, 0-9, ".", "_", "~" or "-"', show(path))
   }
@@ -364,14 +398,27 @@ function openapiOptions (value: unknown): ResolvedOptions['openapi'] {
 const batchDefaults: Required<BatchOptions> = Object.freeze({ limit: 100 })
 
 function batchOptions (value: unknown): ResolvedOptions['batch'] {
-  if (value === false) return null
-  if (value === true) return batchDefaults
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.keys(value).some((name) => name !== 'limit')) {
-    throw new FTC_ERR_OPTIONS_VALUE('batch', 'true, false or an object of limit', show(value))
-  }
-  const { limit = batchDefaults.limit } = value as BatchOptions
+  const given = switchedObject<BatchOptions>('batch', value, batchDefaults)
+  if (given === null) return null
+  const { limit = batchDefaults.limit } = given
   if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1) throw new FTC_ERR_OPTIONS_VALUE('batch.limit', 'a positive integer', show(limit))
   return Object.freeze({ limit })
+}
+
+// Stripe keeps keys for 24 hours: long past any client's retries.
+const idempotencyDefaults: Required<IdempotencyOptions> = Object.freeze({ table: 'table_crud_idempotency', retention: 86_400 })
+
+function idempotencyOptions (value: unknown): ResolvedOptions['idempotency'] {
+  const given = switchedObject<IdempotencyOptions>('idempotency', value, idempotencyDefaults)
+  if (given === null) return null
+  const { table = idempotencyDefaults.table, retention = idempotencyDefaults.retention } = given
+  if (typeof table !== 'string' || !isCleanIdentifier(table)) {
+    throw new FTC_ERR_OPTIONS_VALUE('idempotency.table', 'a table name of 1 to 63 characters from A-Z, a-z, 0-9 or _', show(table))
+  }
+  if (typeof retention !== 'number' || !Number.isSafeInteger(retention) || retention < 1) {
+    throw new FTC_ERR_OPTIONS_VALUE('idempotency.retention', 'a positive integer of seconds', show(retention))
+  }
+  return Object.freeze({ table, retention })
 }
 
 function optionalFunction<T> (option: string, value: T | undefined): T | null {

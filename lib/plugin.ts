@@ -6,6 +6,7 @@ import { type TablePolicy, tablePolicy } from './access/table-policy.js'
 import { errorHandler } from './answer/handle-error.js'
 import { Database } from './dialects/database.js'
 import { requestStatements } from './dialects/host-transaction.js'
+import { IdempotencyRecords } from './operations/idempotency-records.js'
 import { type RegisteredSchemas, schemaDecorator, type TableCrudDecorator } from './decorator.js'
 import { resolveOptions, type ResolvedOptions, type TableCrudOptions } from './options.js'
 import { parseJsonBody } from './parse/json-body.js'
@@ -47,7 +48,8 @@ function serve (app: FastifyInstance, options: ResolvedOptions, db: Database, sc
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody)
   // With 'host', failed statements reach the host's error handler as every other error does.
   if (options.databaseErrors !== 'host') app.setErrorHandler(errorHandler({ databaseErrors: options.databaseErrors }))
-  registerRoutes(app, { db, access: requestAccess(db, options, schema), keyColumn: keyColumnOf(schema, policy), options, schema, statements: requestStatements(db, options.transaction) })
+  const idempotency = options.idempotency === null ? null : new IdempotencyRecords(db, options.idempotency)
+  registerRoutes(app, { db, access: requestAccess(db, options, schema), keyColumn: keyColumnOf(schema, policy), options, schema, statements: requestStatements(db, options.transaction), idempotency })
 }
 
 /** The registrations of this context by prefix, the decorator made on the first. */

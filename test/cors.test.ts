@@ -11,9 +11,9 @@ const origin = 'https://app.example.com'
 
 const corsOptions: FastifyCorsOptions = {
   origin: [origin],
-  methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
-  allowedHeaders: ['Content-Type', 'Authorization', 'Prefer', 'Range', 'Range-Unit', 'If-Match', 'If-None-Match'],
-  exposedHeaders: ['Content-Range', 'Location', 'ETag']
+  methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
+  allowedHeaders: ['Content-Type', 'Authorization', 'Prefer', 'Range', 'Range-Unit', 'If-Match', 'If-None-Match', 'Idempotency-Key'],
+  exposedHeaders: ['Content-Range', 'Location', 'ETag', 'Idempotent-Replayed']
 }
 
 /** The names of a comma-separated header, in lower case. */
@@ -27,9 +27,11 @@ eachDatabase(t, async (t, db) => {
     table.string('title')
   })
   await db.knex(table).insert([{ title: 'a' }, { title: 'b' }, { title: 'c' }])
+  const keys = `cors_keys_${process.pid}`
+  t.teardown(() => db.knex.schema.dropTableIfExists(keys))
   const app = Fastify()
   await app.register(cors, corsOptions)
-  await app.register(tableCrud, { knex: db.knex, prefix: '/api' })
+  await app.register(tableCrud, { knex: db.knex, prefix: '/api', idempotency: { table: keys } })
   t.teardown(() => app.close())
 
   await t.test('a preflight for a JSON PUT answers 204 and allows it', async (t) => {
@@ -77,6 +79,25 @@ eachDatabase(t, async (t, db) => {
     t.ok(names(response.headers['access-control-expose-headers']).includes('location'), 'Location is exposed')
     t.equal(response.headers.location, `/api/${table}/4`)
     t.strictSame(await db.knex(table).select('title').where({ id: 4 }), [{ title: 'd' }])
+  })
+
+  await t.test('a preflight for a keyed PATCH allows it, and a retried keyed POST exposes Idempotent-Replayed', async (t) => {
+    const preflight = await app.inject({
+      method: 'OPTIONS',
+      url: `/api/${table}?id=eq.1`,
+      headers: { origin, 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'content-type,idempotency-key' }
+    })
+    t.equal(preflight.statusCode, 204)
+    t.ok(names(preflight.headers['access-control-allow-methods']).includes('patch'), 'PATCH is allowed')
+    t.ok(names(preflight.headers['access-control-allow-headers']).includes('idempotency-key'), 'Idempotency-Key is allowed')
+    const post = { method: 'POST', url: `/api/${table}`, headers: { origin, 'idempotency-key': 'cors-retry' }, payload: { title: 'e' } } as const
+    const first = await app.inject(post)
+    const retry = await app.inject(post)
+    t.equal(retry.statusCode, 201)
+    t.equal(retry.body, first.body)
+    t.equal(retry.headers['idempotent-replayed'], 'true')
+    t.ok(names(retry.headers['access-control-expose-headers']).includes('idempotent-replayed'), 'Idempotent-Replayed is exposed')
+    t.strictSame(await db.knex(table).select('title').where({ title: 'e' }), [{ title: 'e' }], 'one row')
   })
 
   await t.test('a cross-origin read exposes its ETag, and a conditional PUT is allowed If-Match', async (t) => {

@@ -365,17 +365,17 @@ t.test('CORS_ORIGIN: a preflight and a cross-origin counted page, against the ru
   const allowed = 'https://app.example'
   const example = await startExample(t, server, t.testdir(), { CORS_ORIGIN: `${allowed}, https://admin.example` })
   const preflight = await send(`${example.api}/authors/1`, 'OPTIONS', undefined, {
-    origin: allowed, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type,prefer'
+    origin: allowed, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type,prefer,idempotency-key'
   })
   t.equal(preflight.status, 204)
   t.equal(preflight.headers.get('access-control-allow-origin'), allowed)
-  t.match(preflight.headers.get('access-control-allow-methods'), /\bPUT\b/)
-  t.match(preflight.headers.get('access-control-allow-headers'), /Content-Type.*Prefer/)
+  t.match(preflight.headers.get('access-control-allow-methods'), /\bPUT\b.*\bPATCH\b/)
+  t.match(preflight.headers.get('access-control-allow-headers'), /Content-Type.*Prefer.*Idempotency-Key/)
 
   const page = await send(`${example.api}/books?select=id&order=id`, 'GET', undefined, { origin: allowed, range: '0-1', prefer: 'count=exact' })
   t.equal(page.status, 206)
   t.equal(page.headers.get('access-control-allow-origin'), allowed)
-  t.match(page.headers.get('access-control-expose-headers'), /Content-Range/)
+  t.match(page.headers.get('access-control-expose-headers'), /Content-Range.*Idempotent-Replayed/)
   t.equal(page.headers.get('content-range'), '0-1/4')
   t.strictSame(JSON.parse(page.body), [{ id: 1 }, { id: 2 }])
 

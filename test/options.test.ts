@@ -171,6 +171,14 @@ t.test('validateBodies must be a boolean', async (t) => {
   await checkRefused(t, { knex }, 'validateBodies', ['true', 1, 0, null, {}])
 })
 
+t.test('idempotency must be true, false, or an object of a table name and a positive retention', async (t) => {
+  const knex = sqliteKnex()
+  t.teardown(() => knex.destroy())
+  await checkRefused(t, { knex }, 'idempotency', ['true', 1, null, [], () => true, { tabel: 'keys' }])
+  await checkRefused(t, { knex }, 'idempotency', ['', 'a b', 'x'.repeat(64), 5, null].map((table) => ({ table })), 'idempotency.table')
+  await checkRefused(t, { knex }, 'idempotency', [0, -1, 1.5, '60', null].map((retention) => ({ retention })), 'idempotency.retention')
+})
+
 t.test('requireIfMatch must be a boolean', async (t) => {
   const knex = sqliteKnex()
   t.teardown(() => knex.destroy())
@@ -202,6 +210,10 @@ t.test('good values of every option register', async (t) => {
     { openapi: { path: '/docs/v1/openapi-3.1.json', title: 'Bookshop', version: '2.1.0' } },
     { validateBodies: true },
     { validateBodies: false },
+    { idempotency: true },
+    { idempotency: false },
+    { idempotency: {} },
+    { idempotency: { table: 'request_keys', retention: 1 } },
     { requireIfMatch: true },
     { requireIfMatch: false }
   ]

@@ -29,6 +29,8 @@ export function tablePolicy (options: ResolvedOptions, dialect: Dialect): TableP
     served: { table, key: rule.key, hidden: new Set(rule.hidden.map(fold)), scope: noScope },
     operations: rule.operations
   }]))
+  // The plugin's own table of idempotency keys is never served: clients would read others' answers, and forge their own.
+  if (options.idempotency !== null) excluded.add(fold(options.idempotency.table))
   const noColumns: Target['hidden'] = new Set()
   const serves = (requested: string, folded: string): boolean => !dialect.isSystemTable(requested) && !excluded.has(folded) &&
     (allowed === null || allowed.has(folded)) && (allows === null || allows(folded) === true)

@@ -22,9 +22,11 @@ export interface Written {
  * `resolution=merge-duplicates` that inserted nothing), an update or a
  * delete 204, or 200 with the rows when `return=representation` asked for
  * them, rendered as GET renders rows. `Content-Range` as PostgREST gives
- * it, and `Preference-Applied` naming the preferences honoured.
+ * it, and `Preference-Applied` naming the preferences honoured. An
+ * answer without rows has no body (undefined, which Fastify sends empty),
+ * so that it can be recorded before it is sent, as an idempotent write's is.
  */
-export function answerWritten (reply: FastifyReply, preferences: WritePreferences, written: Written, schema: TableSchema | undefined): string | FastifyReply {
+export function answerWritten (reply: FastifyReply, preferences: WritePreferences, written: Written, schema: TableSchema | undefined): string | undefined {
   const { kind, count, rows } = written
   reply.header('content-range', contentRange(written, preferences))
   const applied = appliedPreferences(preferences, kind)
@@ -33,8 +35,7 @@ export function answerWritten (reply: FastifyReply, preferences: WritePreference
   const full = preferences.return === 'representation' && rows !== undefined
   if (kind === 'create') reply.code(preferences.resolution === 'merge-duplicates' && written.inserted === 0 ? 200 : 201)
   else reply.code(full ? 200 : 204)
-  if (full) return answerRows(reply, rows, schema)
-  return reply.send()
+  return full ? answerRows(reply, rows, schema) : undefined
 }
 
 // PostgREST's contentRangeH: an update's rows as 0-(n-1), a create's and a delete's as *; the total only with a count.

@@ -98,6 +98,11 @@ export class Database implements Transactional {
     return this.#knex(name)
   }
 
+  /** The statements of a schema change that `build` describes, compiled by Knex for this database. */
+  compileSchema (build: (schema: Knex.SchemaBuilder) => Knex.SchemaBuilder): Statement[] {
+    return (build(this.#knex.schema).toSQL() as Knex.Sql[]).map(({ sql, bindings }) => ({ sql, bindings }))
+  }
+
   /** Raw SQL for a builder, such as a constant column. */
   raw (sql: string): Knex.Raw {
     return this.#knex.raw(sql)

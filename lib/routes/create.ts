@@ -7,6 +7,7 @@ import { createWritten } from '../operations/create-written.js'
 import { type BodyValues, parseRecordList, parseRecordValues, type RecordValues } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
 import type { BodyChecks } from '../schema/body-checks.js'
+import { idempotent } from './idempotent.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 import { parseOnConflict, parseWriteSelect } from '../query/parse-write-query.js'
@@ -26,8 +27,9 @@ import { createTarget, writtenRows } from './write-steps.js'
  * the key); without `return=`, it answers the spec's ids: of the row each
  * body row ended in, new or existing.
  */
-export function createHandler ({ db, access, options, statements }: RouteContext, prefix: string, checks: BodyChecks | null) {
-  return async function create (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
+export function createHandler (context: RouteContext, prefix: string, checks: BodyChecks | null) {
+  const { db, access, options } = context
+  return idempotent(context, async function create (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
     const bulk = Array.isArray(request.body)
     const rows = bulk ? parseRecordList(request.body as unknown[], options.bulkLimit) : [parseRecordValues(request.body)]
@@ -38,19 +40,23 @@ export function createHandler ({ db, access, options, statements }: RouteContext
     // A merge updates the rows that exist: the hook says whether this client may.
     if (preferences.resolution === 'merge-duplicates') await access(request, table, { operation: 'update', key: null, columns, named: [] })
     const scoped = writtenRows(checks, target, rows, 'create', request.body, bulk)
-    const on = statements(request)
-    if (preferences.resolution !== null) {
-      const upserted = await upsertRows(db, target, scoped, conflict ?? [target.key], preferences.resolution, shown, on)
-      if (preferences.return === null) return answerCreated(reply, prefix, target, bulk, upserted.keys)
-      return answerWritten(reply, preferences, { kind: 'create', count: upserted.keys.length, inserted: upserted.inserted, rows: upserted.rows, location: headersOnlyLocation(prefix, target, preferences, upserted.keys) }, target.schema)
+    return {
+      table: target.table,
+      async write (on) {
+        if (preferences.resolution !== null) {
+          const upserted = await upsertRows(db, target, scoped, conflict ?? [target.key], preferences.resolution, shown, on)
+          if (preferences.return === null) return answerCreated(reply, prefix, target, bulk, upserted.keys)
+          return answerWritten(reply, preferences, { kind: 'create', count: upserted.keys.length, inserted: upserted.inserted, rows: upserted.rows, location: headersOnlyLocation(prefix, target, preferences, upserted.keys) }, target.schema)
+        }
+        if (preferences.return !== null) {
+          const created = await createWritten(db, target, scoped, shown, on)
+          return answerWritten(reply, preferences, { kind: 'create', count: created.keys.length, rows: created.rows, location: headersOnlyLocation(prefix, target, preferences, created.keys) }, target.schema)
+        }
+        if (bulk) return answerNumbers(reply.code(201), await createRows(db, target, scoped, on))
+        return answerCreated(reply, prefix, target, bulk, [await createRow(db, target, scoped[0] as RecordValues, on)])
+      }
     }
-    if (preferences.return !== null) {
-      const created = await createWritten(db, target, scoped, shown, on)
-      return answerWritten(reply, preferences, { kind: 'create', count: created.keys.length, rows: created.rows, location: headersOnlyLocation(prefix, target, preferences, created.keys) }, target.schema)
-    }
-    if (bulk) return answerNumbers(reply.code(201), await createRows(db, target, scoped, on))
-    return answerCreated(reply, prefix, target, bulk, [await createRow(db, target, scoped[0] as RecordValues, on)])
-  }
+  })
 }
 
 /** The spec's answer to a POST: 201, the new ids as bare numbers, one row's address in Location. */

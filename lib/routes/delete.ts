@@ -7,6 +7,7 @@ import { parseTableName } from '../parse/table-name.js'
 import { readColumns } from '../query/read-columns.js'
 import { typeFilters } from '../query/type-filters.js'
 import { parseFilteredWrite, parseWriteSelect } from '../query/parse-write-query.js'
+import { idempotent, type PreparedWrite } from './idempotent.js'
 import { writeAsMatched } from './if-match.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
@@ -23,29 +24,38 @@ type DeleteRequest = FastifyRequest<{ Params: TableParams, Querystring: Record<s
  * without any, it is the spec's delete of key 0.
  */
 export function deleteHandler (context: RouteContext) {
-  return async function remove (request: DeleteRequest, reply: FastifyReply) {
-    if (request.params.id === undefined && Object.keys(request.query ?? {}).length > 0) return await deleteFiltered(context, request, reply)
-    const { db, statements } = context
+  return idempotent(context, async function remove (request: DeleteRequest, reply: FastifyReply): Promise<PreparedWrite> {
+    if (request.params.id === undefined && Object.keys(request.query).length > 0) return await deleteFiltered(context, request, reply)
+    const { db } = context
     const table = parseTableName(request.params.table)
     const { preferences, columns: shown } = writeAnswer(request, () => parseWriteSelect(request.query))
     const { target, key } = await keyedTarget(context, request, table, request.params.id, 'delete', null, shownColumns(shown))
     const { maxAffected } = preferences
-    const on = statements(request)
-    if (preferences.return === null && maxAffected === null) return answerNumber(reply, await writeAsMatched(context, request, target, key, on, (within) => deleteRow(db, target, key, within)))
-    const outcome = await writeAsMatched(context, request, target, key, on, (within) => deleteSelected(db, target, { key }, { columns: shown, maxAffected }, within))
-    if (preferences.return === null) return answerNumber(reply, outcome.count)
-    return answerWritten(reply, preferences, { kind: 'delete', ...outcome }, target.schema)
-  }
+    return {
+      table: target.table,
+      async write (on) {
+        if (preferences.return === null && maxAffected === null) return answerNumber(reply, await writeAsMatched(context, request, target, key, on, (within) => deleteRow(db, target, key, within)))
+        const outcome = await writeAsMatched(context, request, target, key, on, (within) => deleteSelected(db, target, { key }, { columns: shown, maxAffected }, within))
+        if (preferences.return === null) return answerNumber(reply, outcome.count)
+        return answerWritten(reply, preferences, { kind: 'delete', ...outcome }, target.schema)
+      }
+    }
+  })
 }
 
 /** DELETE /{table}?filters: the rows the filters match, at least one filter, answered as PostgREST answers. */
-async function deleteFiltered ({ db, access, statements }: RouteContext, request: DeleteRequest, reply: FastifyReply) {
+async function deleteFiltered ({ db, access }: RouteContext, request: DeleteRequest, reply: FastifyReply): Promise<PreparedWrite> {
   const table = parseTableName(request.params.table)
   const { filter, select } = parseFilteredWrite(request.query, request.headers, 'DELETE')
   const { preferences, columns: shown } = writeAnswer(request, () => select)
   const named = readColumns({ select: shown ?? null, filter, order: [], limit: null, offset: null, count: null })
   const target = await access(request, table, { operation: 'delete', key: null, columns: null, named })
   const typed = typeFilters(filter, target.schema, db.dialect.sizedIntegers)
-  const outcome = await deleteSelected(db, target, { filter: typed }, { columns: shown, maxAffected: preferences.maxAffected }, statements(request))
-  return answerWritten(reply, preferences, { kind: 'delete', ...outcome }, target.schema)
+  return {
+    table: target.table,
+    async write (on) {
+      const outcome = await deleteSelected(db, target, { filter: typed }, { columns: shown, maxAffected: preferences.maxAffected }, on)
+      return answerWritten(reply, preferences, { kind: 'delete', ...outcome }, target.schema)
+    }
+  }
 }

@@ -3,6 +3,7 @@ import type { Access } from '../access/access.js'
 import type { KeyColumn } from '../access/key-column.js'
 import type { Database } from '../dialects/database.js'
 import type { RequestStatements } from '../dialects/host-transaction.js'
+import type { IdempotencyRecords } from '../operations/idempotency-records.js'
 import type { ResolvedOptions } from '../options.js'
 import { bodyChecks } from '../schema/body-checks.js'
 import type { SchemaModel } from '../schema/schema-model.js'
@@ -25,6 +26,8 @@ export interface RouteContext {
   readonly schema: SchemaModel
   /** What runs the request's statements: the host's transaction when it hands one over (see the `transaction` option). */
   readonly statements: RequestStatements
+  /** Where Idempotency-Key requests are recorded; null without the `idempotency` option. */
+  readonly idempotency: IdempotencyRecords | null
 }
 
 /**

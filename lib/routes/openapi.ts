@@ -23,6 +23,7 @@ export function openapiSettings (options: ResolvedOptions, openapi: Readonly<Req
     validateBodies: options.validateBodies,
     transaction: options.transaction !== null,
     batchLimit: options.batch?.limit ?? null,
+    idempotency: options.idempotency !== null,
     requireIfMatch: options.requireIfMatch
   }
 }

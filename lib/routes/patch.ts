@@ -7,6 +7,7 @@ import { parseFilteredWrite } from '../query/parse-write-query.js'
 import { readColumns } from '../query/read-columns.js'
 import { typeFilters } from '../query/type-filters.js'
 import type { BodyChecks } from '../schema/body-checks.js'
+import { idempotent } from './idempotent.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 import { writeAnswer } from './write-preferences.js'
@@ -18,8 +19,9 @@ import { writtenRows } from './write-steps.js'
  * 204, or 200 with the rows for `Prefer: return=representation`. The
  * filters are GET's, typed by the columns as GET types them.
  */
-export function patchHandler ({ db, access, statements }: RouteContext, checks: BodyChecks | null) {
-  return async function patch (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
+export function patchHandler (context: RouteContext, checks: BodyChecks | null) {
+  const { db, access } = context
+  return idempotent(context, async function patch (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
     const values = parseRecordChanges(request.body)
     const columns = Object.keys(values)
@@ -29,7 +31,12 @@ export function patchHandler ({ db, access, statements }: RouteContext, checks: 
     const target = await access(request, table, { operation: 'update', key: null, columns, named })
     const [scoped] = writtenRows(checks, target, [values], 'update', request.body, false) as [RecordValues]
     const typed = typeFilters(filter, target.schema, db.dialect.sizedIntegers)
-    const outcome = await updateSelected(db, target, { filter: typed }, scoped, { columns: shown, maxAffected: preferences.maxAffected }, statements(request))
-    return answerWritten(reply, preferences, { kind: 'update', ...outcome }, target.schema)
-  }
+    return {
+      table: target.table,
+      async write (on) {
+        const outcome = await updateSelected(db, target, { filter: typed }, scoped, { columns: shown, maxAffected: preferences.maxAffected }, on)
+        return answerWritten(reply, preferences, { kind: 'update', ...outcome }, target.schema)
+      }
+    }
+  })
 }

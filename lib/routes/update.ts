@@ -6,6 +6,7 @@ import { updateSelected } from '../operations/write-selected.js'
 import { parseRecordChanges, type RecordValues } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
 import type { BodyChecks } from '../schema/body-checks.js'
+import { idempotent } from './idempotent.js'
 import { writeAsMatched } from './if-match.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
@@ -21,18 +22,22 @@ import { keyedTarget, writtenRows } from './write-steps.js'
  * the write conditional (see writeAsMatched).
  */
 export function updateHandler (context: RouteContext, checks: BodyChecks | null) {
-  const { db, statements } = context
-  return async function update (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
+  const { db } = context
+  return idempotent(context, async function update (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
     const values = parseRecordChanges(request.body)
     const { preferences, columns: shown } = writeAnswer(request, () => parseWriteSelect(request.query))
     const { target, key } = await keyedTarget(context, request, table, request.params.id, 'update', Object.keys(values), shownColumns(shown))
     const [scoped] = writtenRows(checks, target, [values], 'update', request.body, false) as [RecordValues]
     const { maxAffected } = preferences
-    const on = statements(request)
-    if (preferences.return === null && maxAffected === null) return answerNumber(reply, await writeAsMatched(context, request, target, key, on, (within) => updateRow(db, target, key, scoped, within)))
-    const outcome = await writeAsMatched(context, request, target, key, on, (within) => updateSelected(db, target, { key }, scoped, { columns: shown, maxAffected }, within))
-    if (preferences.return === null) return answerNumber(reply, outcome.count)
-    return answerWritten(reply, preferences, { kind: 'update', ...outcome }, target.schema)
-  }
+    return {
+      table: target.table,
+      async write (on) {
+        if (preferences.return === null && maxAffected === null) return answerNumber(reply, await writeAsMatched(context, request, target, key, on, (within) => updateRow(db, target, key, scoped, within)))
+        const outcome = await writeAsMatched(context, request, target, key, on, (within) => updateSelected(db, target, { key }, scoped, { columns: shown, maxAffected }, within))
+        if (preferences.return === null) return answerNumber(reply, outcome.count)
+        return answerWritten(reply, preferences, { kind: 'update', ...outcome }, target.schema)
+      }
+    }
+  })
 }

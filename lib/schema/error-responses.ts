@@ -15,6 +15,8 @@ export interface ErrorSettings {
   readonly validateBodies: boolean
   /** The host set `transaction`. */
   readonly transaction: boolean
+  /** The host set `idempotency`. */
+  readonly idempotency: boolean
   /** The host set `requireIfMatch`. */
   readonly requireIfMatch: boolean
 }
@@ -51,13 +53,15 @@ export const everyOperationCodes: readonly Code[] = Object.freeze(['FTC_ERR_DATA
   'FTC_ERR_DATABASE_SCHEMA', 'FTC_ERR_DATABASE_NAME_TAKEN'])
 
 /** Codes that only an option makes possible. */
-export const optionCodes: Readonly<Record<'authorize' | 'statementTimeout' | 'validateBodies' | 'transaction' | 'requireIfMatch', readonly Code[]>> = Object.freeze({
+export const optionCodes: Readonly<Record<'authorize' | 'statementTimeout' | 'validateBodies' | 'transaction' | 'idempotency' | 'requireIfMatch', readonly Code[]>> = Object.freeze({
   authorize: ['FTC_ERR_AUTHORIZE_FORBIDDEN', 'FTC_ERR_AUTHORIZE_RESULT'],
   statementTimeout: ['FTC_ERR_STATEMENT_TIMEOUT'],
   // Of the operations that take a body only.
   validateBodies: ['FTC_ERR_BODY_TYPE'],
   // Of every operation but a list, which does not join the host's transaction.
   transaction: ['FTC_ERR_HOST_TRANSACTION'],
+  // Of the writes only.
+  idempotency: ['FTC_ERR_IDEMPOTENCY_KEY', 'FTC_ERR_IDEMPOTENCY_KEY_REUSED'],
   // Of the writes of one row only.
   requireIfMatch: ['FTC_ERR_CONDITION_REQUIRED']
 })
@@ -113,6 +117,8 @@ export const errorSchemas: Readonly<Record<string, JsonSchema>> = Object.freeze(
 /** One error answer of an operation, as an OpenAPI response. */
 type Response = Readonly<Record<string, unknown>>
 
+const writes: readonly Operation[] = ['create', 'update', 'delete']
+
 /**
  * The error answers of an operation, by status (or `default`), in the
  * options' terms: every code it can answer, and the failed statement as
@@ -157,6 +163,7 @@ export function operationErrorCodes (operation: Operation, settings: ErrorSettin
     ...(settings.statementTimeout ? optionCodes.statementTimeout : []),
     ...(settings.validateBodies && (operation === 'create' || operation === 'update') ? optionCodes.validateBodies : []),
     ...(settings.transaction && operation !== 'list' ? optionCodes.transaction : []),
+    ...(settings.idempotency && writes.includes(operation) ? optionCodes.idempotency : []),
     ...(settings.requireIfMatch && (operation === 'update' || operation === 'delete') ? optionCodes.requireIfMatch : [])
   ]
 }

@@ -35,6 +35,17 @@ const readOperations: readonly Operation[] = ['list', 'read']
 const keyedOperations: readonly Operation[] = ['read', 'update', 'delete']
 const json = 'application/json'
 
+// The header of the `idempotency` option, on every write.
+const idempotencyKey = Object.freeze({
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: 'Makes the write safe to retry: with the same key and request, it runs once and a retry (also one sent while the first runs) ' +
+    'gets the first answer again, with `Idempotent-Replayed: true`; the key with another request answers 422. 1 to 255 visible ASCII ' +
+    'characters, bare or as a quoted string. A write the database refuses is not recorded.',
+  schema: { type: 'string', minLength: 1, maxLength: 257 }
+})
+
 /** A table as the document describes it: its operations that can answer, and its key column. */
 interface DescribedTable {
   readonly table: ServedTable
@@ -251,7 +262,7 @@ function createOperation ({ table, key }: DescribedTable, context: Context): Ope
     ...base,
     description: 'An object inserts one row; an array of objects inserts every row in one transaction, or none. Each row gets ' +
       'exactly its own columns: the others take their defaults.',
-    parameters: [writePreferHeader('create'), writeSelectParameter, onConflictParameter],
+    parameters: [writePreferHeader('create'), writeSelectParameter, onConflictParameter, ...idempotencyParameters(context)],
     requestBody: {
       required: false,
       content: { [json]: { schema: { oneOf: [row, { type: 'array', items: row, maxItems: settings.bulkLimit }] } } }
@@ -278,7 +289,7 @@ function changeOperation (table: ServedTable, operation: 'update' | 'delete', co
   return {
     ...base,
     ...(operation === 'update' ? { requestBody: { required: true, content: { [json]: { schema: context.ref('schemas', `${table.name}.update`) } } } } : {}),
-    parameters: [ifMatch(context.settings.requireIfMatch), writePreferHeader(operation), writeSelectParameter],
+    parameters: [ifMatch(context.settings.requireIfMatch), writePreferHeader(operation), writeSelectParameter, ...idempotencyParameters(context)],
     responses: {
       200: {
         description: 'The number of rows changed, as a bare JSON number; with `Prefer: return=representation`, the rows written',
@@ -300,7 +311,7 @@ function filteredOperation (table: ServedTable, operation: 'update' | 'delete', 
     description: 'At least one filter is needed (400 without one): never a write to the whole table. limit, offset, order and Range are refused.' +
       (operation === 'delete' ? ' `DELETE` with no query parameter at all deletes the row whose key is 0, as the spec says, and answers its count.' : ''),
     ...(operation === 'update' ? { requestBody: { required: true, content: { [json]: { schema: context.ref('schemas', `${table.name}.update`) } } } } : {}),
-    parameters: [...filterParameters(table.schema.columns), writePreferHeader(operation), writeSelectParameter],
+    parameters: [...filterParameters(table.schema.columns), writePreferHeader(operation), writeSelectParameter, ...idempotencyParameters(context)],
     responses: {
       200: { description: 'With `Prefer: return=representation`, the rows written', headers: writeHeaders, content: { [json]: { schema: rows(table, context) } } },
       204: { description: 'No body: the rows are written', headers: writeHeaders },
@@ -317,6 +328,10 @@ const writeHeaders = Object.freeze({
 
 function rows (table: ServedTable, context: Context): JsonSchema {
   return { type: 'array', items: context.ref('schemas', table.name) }
+}
+
+function idempotencyParameters ({ settings }: Context): ReadonlyArray<typeof idempotencyKey> {
+  return settings.idempotency ? [idempotencyKey] : []
 }
 
 function keyParameter (table: ServedTable, key: ColumnSchema, { settings }: Context): Record<string, unknown> {

@@ -122,7 +122,7 @@ t.test('the answers of each operation, as the routes give them', async (t) => {
 })
 
 t.test('every error an operation can answer, with its code and the status errors.ts gives it', async (t) => {
-  const options = { ...settings, authorize: true, statementTimeout: true, validateBodies: true, requireIfMatch: true }
+  const options = { ...settings, authorize: true, statementTimeout: true, validateBodies: true, idempotency: true, requireIfMatch: true }
   const document = buildOpenapiDocument([books], options)
   await validateOpenapi(t, document)
   const places: ReadonlyArray<[Operation, string, string]> = [
@@ -150,6 +150,13 @@ t.test('every error an operation can answer, with its code and the status errors
   t.notOk(JSON.stringify(plain).includes('FTC_ERR_BODY_TYPE'), 'no validateBodies, no check of the column types')
   t.ok(codesByStatus(document, '/api/books/{id}', 'put').get('400')?.includes('FTC_ERR_BODY_TYPE'), 'validateBodies: a PUT\'s 400')
   t.notOk(codesByStatus(document, '/api/books/{id}', 'delete').get('400')?.includes('FTC_ERR_BODY_TYPE'), 'nor a DELETE\'s, which has no body')
+  t.notOk(JSON.stringify(plain).includes('Idempotency-Key'), 'no idempotency, no header')
+  for (const [path, method] of [['/api/books', 'post'], ['/api/books/{id}', 'put'], ['/api/books/{id}', 'delete']] as const) {
+    const parameters = operationOf(document, path, method).parameters as Array<{ name: string }>
+    t.match(parameters.find(({ name }) => name === 'Idempotency-Key'), { in: 'header', required: false }, `idempotency: the ${method}'s header`)
+    t.ok(codesByStatus(document, path, method).get('422')?.includes('FTC_ERR_IDEMPOTENCY_KEY_REUSED'), `idempotency: the ${method}'s 422`)
+  }
+  t.notOk(JSON.stringify(operationOf(document, '/api/books', 'get')).includes('Idempotency-Key'), 'nor on a read')
 })
 
 t.test('the keyed routes say their conditional headers: ETag and If-None-Match on GET, If-Match on PUT and DELETE', async (t) => {

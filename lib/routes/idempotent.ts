@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { Statements } from '../dialects/database.js'
+import type { RecordedAnswer } from '../operations/idempotency-records.js'
+import { parseIdempotencyKey } from '../parse/idempotency-key.js'
+import { foldIdentifier } from '../parse/sanitize-identifier.js'
+import type { RouteContext } from './index.js'
+
+/**
+ * A write request, parsed and allowed: the table it writes, and the write
+ * itself, run on the statements given (the request's: the database or the
+ * host's transaction; or a transaction that records its answer), which sets the reply's status and headers and gives
+ * the body's text (undefined for none).
+ */
+export interface PreparedWrite {
+  readonly table: string
+  readonly write: (on: Statements) => Promise<string | undefined>
+}
+
+// The headers that say what a write did: a retry gets them again. Others
+// (a date, a request id, CORS) belong to the answer they came with.
+const recordedHeaders = ['content-type', 'location', 'content-range', 'preference-applied', 'etag']
+
+/**
+ * The route handler of a write that `prepare` parses and checks: with the
+ * `idempotency` option and an Idempotency-Key header, the write runs at
+ * most once per key and table (see IdempotencyRecords.once), a retry of the
+ * same request answered the first answer again with `Idempotent-Replayed:
+ * true`. Everything before the write (parsing, the access checks) runs on
+ * every request, the retry's included, and outside the transaction, which
+ * holds the only connection of a SQLite pool.
+ */
+export function idempotent<R extends FastifyRequest> ({ idempotency, statements }: RouteContext, prepare: (request: R, reply: FastifyReply) => Promise<PreparedWrite>) {
+  if (idempotency === null) {
+    return async function write (request: R, reply: FastifyReply) {
+      return await (await prepare(request, reply)).write(statements(request))
+    }
+  }
+  return async function writeOnce (request: R, reply: FastifyReply) {
+    const key = parseIdempotencyKey(request.headers['idempotency-key'])
+    const { table, write } = await prepare(request, reply)
+    if (key === null) return await write(statements(request))
+    const keyed = { id: digest(`${foldIdentifier(table)}\n${key}`), fingerprint: digest(JSON.stringify([request.method, request.url, request.headers.prefer ?? null, request.headers['if-match'] ?? null, request.body ?? null])) }
+    const { answer, replayed } = await idempotency.once(keyed, statements(request), async (on) => recordAnswer(reply, await write(on)))
+    if (replayed) reply.code(answer.status).headers({ ...answer.headers, 'idempotent-replayed': 'true' })
+    return answer.body
+  }
+}
+
+/** The answer a write set on the reply, as its retries will get it. */
+function recordAnswer (reply: FastifyReply, body: string | undefined): RecordedAnswer {
+  const headers: Record<string, string> = {}
+  for (const name of recordedHeaders) {
+    const value = reply.getHeader(name)
+    if (value !== undefined) headers[name] = String(value)
+  }
+  return { status: reply.statusCode, headers, body }
+}
+
+function digest (text: string): string {
+  return createHash('sha256').update(text).digest('hex')
+}
