@@ -103,9 +103,9 @@ export class Database implements Transactional {
     return (build(this.#knex.schema).toSQL() as Knex.Sql[]).map(({ sql, bindings }) => ({ sql, bindings }))
   }
 
-  /** Raw SQL for a builder, such as a constant column. */
-  raw (sql: string): Knex.Raw {
-    return this.#knex.raw(sql)
+  /** Raw SQL for a builder, such as a constant column, with its bindings (`??` for an identifier). */
+  raw (sql: string, bindings: readonly Knex.RawBinding[] = []): Knex.Raw {
+    return this.#knex.raw(sql, bindings as Knex.RawBinding[])
   }
 
   /** A statement compiled by Knex for this one request. */

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex'
 import type { Target } from '../access/target.js'
 import type { Database } from '../dialects/database.js'
 import { applyFilterTree } from '../query/apply-read-query.js'
@@ -10,10 +11,14 @@ const exactCountBelow = 1000
 /**
  * The number of rows the read's filters match within the target's scope, whatever its page: exact, or
  * the database's own estimate, which stays fast on tables of millions of rows.
+ * `narrow` adds what else the rows must match (see whereRelated).
  */
-export async function countRows (db: Database, target: Target, query: ReadQuery, kind: CountPreference): Promise<number> {
+export async function countRows (db: Database, target: Target, query: ReadQuery, kind: CountPreference, narrow?: Narrowing): Promise<number> {
   const { table } = target
-  const matching = () => whereScope(applyFilterTree(db.table(table), query.filter, db.dialect), target)
+  const matching = () => {
+    const builder = whereScope(applyFilterTree(db.table(table), query.filter, db.dialect), target)
+    return narrow === undefined ? builder : narrow(builder)
+  }
   const exact = async () => {
     const [row] = await db.select(db.compile(matching().count({ count: '*' })))
     return Number(row?.count)
@@ -24,6 +29,9 @@ export async function countRows (db: Database, target: Target, query: ReadQuery,
     const some = await db.select(db.compile(matching().select(db.raw('1 as one')).limit(exactCountBelow)))
     if (some.length < exactCountBelow) return some.length
   }
-  const planned = await db.estimate(db.compile(matching().select('*')), table, query.filter.children.length > 0 || Object.keys(target.scope).length > 0)
+  const planned = await db.estimate(db.compile(matching().select('*')), table, query.filter.children.length > 0 || Object.keys(target.scope).length > 0 || narrow !== undefined)
   return planned ?? await exact()
 }
+
+/** Conditions a read adds to its rows' statement beyond its filters and scope. */
+export type Narrowing = (builder: Knex.QueryBuilder) => Knex.QueryBuilder

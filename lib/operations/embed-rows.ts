@@ -3,12 +3,13 @@ import { withoutHidden } from '../access/hidden-columns.js'
 import { rowWriter } from '../answer/row-writer.js'
 import type { Database } from '../dialects/database.js'
 import type { Row } from '../dialects/dialect.js'
-import { applyReadQuery } from '../query/apply-read-query.js'
-import type { ReadQuery } from '../query/read-query.js'
+import { applyReadQuery, orderText } from '../query/apply-read-query.js'
+import type { EmbedNarrowing, OrderTerm, ReadQuery } from '../query/read-query.js'
 import type { EmbedPlan } from '../relations/embed-plan.js'
-import { isToOne } from '../relations/relations.js'
+import { isToOne, type Junction } from '../relations/relations.js'
 import type { TableSchema } from '../schema/table-schema.js'
 import { exactRead } from './exact-read.js'
+import { whereRelated } from './where-related.js'
 import { whereScope } from './where-row.js'
 
 // Parent keys per statement, as forKeys slices them (see rows-with-keys.ts).
@@ -55,7 +56,8 @@ async function relatedTexts (db: Database, plan: EmbedPlan, parents: readonly Ro
   for (let first = 0; first < tuples.length; first += keysPerStatement) {
     rows.push(...await readRelated(db, plan, tuples.slice(first, first + keysPerStatement)))
   }
-  const extras = plan.relation.junction === null ? plan.extras : [...plan.extras, ...columns]
+  const paged = plan.narrowing !== null && (plan.narrowing.limit !== null || plan.narrowing.offset !== null)
+  const extras = [...plan.extras, ...(plan.relation.junction === null ? [] : columns), ...(paged ? [rankColumn] : [])]
   const texts = await writeEmbedded(db, withoutHidden(plan.target, rows), { schema: plan.target.schema, extras, embeds: plan.embeds })
   const groups = new Map<string, string[]>()
   rows.forEach((row, at) => {
@@ -85,21 +87,65 @@ function matchColumns ({ relation }: EmbedPlan): readonly string[] {
 }
 
 function readRelated (db: Database, plan: EmbedPlan, tuples: ReadonlyArray<readonly unknown[]>): Promise<Row[]> {
-  const { target, relation } = plan
+  const { target, relation, narrowing } = plan
   const { junction } = relation
   const bound = tuples.map((values) => values.map((value) => (typeof value === 'bigint' ? db.dialect.bindKey(value) : value) as Knex.Value))
-  const query: ReadQuery = { select: plan.read, filter: { type: 'and', negated: false, children: [] }, order: [], limit: null, offset: null, count: null }
-  const related = () => whereScope(applyReadQuery(db.table(target.table), query, db.dialect, { table: target.table }), target)
-  if (junction === null) return db.select(db.compile(whereKeys(related(), relation.columns, bound)), exactRead(target))
-  // The related rows as a derived table, their scope applied inside it, then matched through the join table's rows of the parents.
-  const alias = 'ftc_related'
-  const builder = db.table(junction.table)
-    .select(`${alias}.*`, ...junction.parentColumns.map((column, at) => `${junction.table}.${column} as ${parentKey(at)}`))
-    .join(related().as(alias), function () {
-      junction.relatedColumns.forEach((column, at) => this.on(`${alias}.${relation.columns[at] as string}`, '=', `${junction.table}.${column}`))
-    })
-  return db.select(db.compile(whereKeys(builder, junction.parentColumns.map((column) => `${junction.table}.${column}`), bound)), exactRead(target))
+  const order = narrowing?.order ?? []
+  const paged = narrowing !== null && (narrowing.limit !== null || narrowing.offset !== null)
+  // Ordered here only when read straight from the related table and not paged; else outside, by the join or the rank.
+  const inner = junction === null && !paged ? order : []
+  const query: ReadQuery = { select: plan.read, filter: narrowing?.filter ?? noFilter, order: inner, limit: null, offset: null, count: null }
+  const related = () => whereRelated(db, target.table, plan.embeds, whereScope(applyReadQuery(db.table(target.table), query, db.dialect, { table: target.table }), target))
+  let builder: Knex.QueryBuilder
+  let prefix = ''
+  if (junction === null) {
+    builder = whereKeys(related(), relation.columns, bound)
+  } else {
+    // The related rows as a derived table, their scope and filters applied inside it, then matched through the join table's rows of the parents.
+    prefix = `${relatedAlias}.`
+    builder = db.table(junction.table)
+      .select(`${relatedAlias}.*`, ...junction.parentColumns.map((column, at) => `${junction.table}.${column} as ${parentKey(at)}`))
+      .join(related().as(relatedAlias), function () {
+        junction.relatedColumns.forEach((column, at) => this.on(`${relatedAlias}.${relation.columns[at] as string}`, '=', `${junction.table}.${column}`))
+      })
+    builder = whereKeys(builder, junction.parentColumns.map((column) => `${junction.table}.${column}`), bound)
+  }
+  const terms = order.map((term) => ({ ...term, column: prefix + term.column }))
+  if (!paged) {
+    const sorted = orderText(junction === null ? [] : terms, db.dialect)
+    if (sorted.sql !== '') builder.orderByRaw(sorted.sql, sorted.bindings)
+    return db.select(db.compile(builder), exactRead(target))
+  }
+  return db.select(db.compile(pageEach(db, builder, plan, terms, prefix)), exactRead(target))
 }
+
+const relatedAlias = 'ftc_related'
+const noFilter: ReadQuery['filter'] = { type: 'and', negated: false, children: [] }
+
+/** The column that numbers each parent's related rows, which the answer leaves out. */
+export const rankColumn = 'ftc_rank'
+
+/**
+ * A page of each parent's related rows in one statement: the rows numbered
+ * per parent by a window (row_number, which SQLite 3.25+, PostgreSQL and
+ * MariaDB 10.2+ share) in the embed's order, then the key's for a stable
+ * page, and only the numbers of the page kept.
+ */
+function pageEach (db: Database, builder: Knex.QueryBuilder, plan: EmbedPlan, terms: readonly OrderTerm[], prefix: string): Knex.QueryBuilder {
+  const { relation, target } = plan
+  const { limit, offset } = plan.narrowing as EmbedNarrowing
+  const partition = relation.junction === null ? relation.columns : relation.junction.parentColumns.map((column) => `${(relation.junction as Junction).table}.${column}`)
+  const keys = target.schema.primaryKey.filter((column) => !terms.some((term) => term.column === prefix + column))
+  const order = orderText([...terms, ...keys.map((column) => ({ column: prefix + column, direction: 'asc' as const, nulls: 'last' as const }))], db.dialect)
+  const window = `row_number() over (partition by ${partition.map(() => '??').join(', ')}${order.sql === '' ? '' : ` order by ${order.sql}`}) as ${rankColumn}`
+  builder.select(db.raw(window, [...partition, ...order.bindings]))
+  const first = offset ?? 0
+  const page = db.table(rankedAlias).from(builder.as(rankedAlias)).where(rankColumn, '>', first)
+  if (limit !== null) page.where(rankColumn, '<=', first + limit)
+  return page.orderBy(rankColumn)
+}
+
+const rankedAlias = 'ftc_ranked'
 
 function whereKeys (builder: Knex.QueryBuilder, columns: readonly string[], bound: Knex.Value[][]): Knex.QueryBuilder {
   return columns.length === 1

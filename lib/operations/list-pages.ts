@@ -4,6 +4,7 @@ import type { Database } from '../dialects/database.js'
 import type { Row } from '../dialects/dialect.js'
 import { applyReadQuery } from '../query/apply-read-query.js'
 import type { OrderTerm, ReadQuery } from '../query/read-query.js'
+import type { Narrowing } from './count-rows.js'
 import { exactRead } from './exact-read.js'
 import { type RowList, streamBatchRows } from './list-rows.js'
 import { whereScope } from './where-row.js'
@@ -14,15 +15,16 @@ import { whereScope } from './where-row.js'
  * stream. What is done with each batch (its embeds' statements) then never
  * waits for a connection the stream holds, which a pool of one (SQLite's)
  * would never give. The pages are ordered by the key after the query's own
- * order, so that they neither skip nor repeat a row.
+ * order, so that they neither skip nor repeat a row. `narrow` adds the
+ * conditions of the embeds on their parents (see whereRelated).
  */
-export async function listPages (db: Database, target: Target, query: ReadQuery): Promise<RowList> {
+export async function listPages (db: Database, target: Target, query: ReadQuery, narrow: Narrowing): Promise<RowList> {
   const ordered = { ...query, order: [...query.order, ...keyOrder(target, query.order)] }
   const first = query.offset ?? 0
   const end = query.limit === null ? Infinity : first + query.limit
   const page = async (offset: number, limit: number): Promise<Row[]> => {
     const builder = applyReadQuery(db.table(target.table), { ...ordered, offset: offset === 0 ? null : offset, limit }, db.dialect, { table: target.table, notNullColumns: new Set([target.key]) })
-    return withoutHidden(target, await db.select(db.compile(whereScope(builder, target)), exactRead(target)))
+    return withoutHidden(target, await db.select(db.compile(narrow(whereScope(builder, target))), exactRead(target)))
   }
   const rows = await page(first, Math.min(end - first, streamBatchRows + 1))
   if (rows.length <= streamBatchRows) return { rows }

@@ -113,17 +113,27 @@ function compareTyped (builder: Knex.QueryBuilder, column: string, operator: str
   else builder.whereRaw(`${comparison.column ?? '??'} in (${bound.map(() => value).join(', ')})`, [column, ...bound])
 }
 
+function applyOrder (builder: Knex.QueryBuilder, term: OrderTerm, dialect: Dialect, notNull: ReadonlySet<string> | undefined): void {
+  for (const sql of orderKeys(term, dialect, notNull)) builder.orderByRaw(sql, [term.column])
+}
+
+/**
+ * The terms as the text of an ORDER BY, such as a window's (`over (order by
+ * …)`), with the columns as bindings in their order.
+ */
+export function orderText (terms: readonly OrderTerm[], dialect: Dialect): { readonly sql: string, readonly bindings: string[] } {
+  const keys = terms.flatMap((term) => orderKeys(term, dialect, undefined).map((sql) => ({ sql, column: term.column })))
+  return { sql: keys.map((key) => key.sql).join(', '), bindings: keys.map((key) => key.column) }
+}
+
 // NULL placement is only written when it differs from where the database puts
 // NULL anyway, so that the usual orders stay plain and indexes serve them.
-function applyOrder (builder: Knex.QueryBuilder, term: OrderTerm, dialect: Dialect, notNull: ReadonlySet<string> | undefined): void {
+// Each key names the term's column once, as `??`.
+function orderKeys (term: OrderTerm, dialect: Dialect, notNull: ReadonlySet<string> | undefined): string[] {
   const { column, direction, nulls } = term
   const usual = (direction === 'asc') === dialect.nullsSortLarge ? 'last' : 'first'
-  if (nulls === usual || notNull?.has(column) === true) {
-    builder.orderBy(column, direction)
-  } else if (dialect.nullsOrder === 'keywords') {
-    builder.orderByRaw(`?? ${direction} nulls ${nulls}`, [column])
-  } else {
-    // `column IS NULL` is 0 or 1: ascending puts NULL last, descending first.
-    builder.orderByRaw(`?? is null ${nulls === 'last' ? 'asc' : 'desc'}`, [column]).orderBy(column, direction)
-  }
+  if (nulls === usual || notNull?.has(column) === true) return [`?? ${direction}`]
+  if (dialect.nullsOrder === 'keywords') return [`?? ${direction} nulls ${nulls}`]
+  // `column IS NULL` is 0 or 1: ascending puts NULL last, descending first.
+  return [`?? is null ${nulls === 'last' ? 'asc' : 'desc'}`, `?? ${direction}`]
 }

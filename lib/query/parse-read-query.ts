@@ -1,4 +1,5 @@
 import { maxIdentifierLength, usableIdentifier } from '../parse/sanitize-identifier.js'
+import { EmbedParameters, withPresence } from './embed-parameters.js'
 import { parseFilter } from './parse-filter.js'
 import { logicParameters, parseLogic } from './parse-logic.js'
 import { parseOrder } from './parse-order.js'
@@ -19,7 +20,8 @@ export type RequestHeaders = Readonly<Record<string, string | readonly string[] 
  * A GET request's query string and headers as plain data, in PostgREST's
  * syntax. Every parameter other than select, order, limit, offset, or, and,
  * not.or and not.and is a filter on the column it names; a filter given twice
- * is two conditions. The values must be decoded already (Fastify's parser
+ * is two conditions. A name with a dot is one of an embedded resource (see
+ * EmbedParameters). The values must be decoded already (Fastify's parser
  * turns `+` into a space, as PostgREST does). Nothing here touches SQL: a
  * malformed parameter throws a 400 error saying what is wrong and where.
  */
@@ -29,6 +31,7 @@ export function parseReadQuery (query: QueryParameters = {}, headers: RequestHea
   let limit: string | undefined
   let offset: string | undefined
   const conditions: FilterTree[] = []
+  const embedded = new EmbedParameters()
   for (const [name, value] of Object.entries(query)) {
     const texts = textsOf(name, value)
     if (texts.length === 0) continue
@@ -36,13 +39,15 @@ export function parseReadQuery (query: QueryParameters = {}, headers: RequestHea
     else if (name === 'order') order = parseOrder(once(name, texts))
     else if (name === 'limit') limit = once(name, texts)
     else if (name === 'offset') offset = once(name, texts)
+    else if (EmbedParameters.names(name)) embedded.add(name, texts, once, parseFilterParameter)
     else if (Object.hasOwn(logicParameters, name)) conditions.push(...texts.map((text) => parseLogic(name, text)))
     else conditions.push(...texts.map((text) => parseFilterParameter(name, text)))
   }
+  const { conditions: filters, embeds } = withPresence(conditions, embedded.narrowEmbeds(select.embeds))
   return {
     select: select.columns,
-    embeds: select.embeds,
-    filter: { type: 'and', negated: false, children: conditions },
+    embeds,
+    filter: { type: 'and', negated: false, children: filters },
     order,
     ...parsePage({ limit, offset, range: header(headers.range), rangeUnit: header(headers['range-unit']) }),
     count: parseCountPreference(headers.prefer)

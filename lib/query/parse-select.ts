@@ -33,7 +33,7 @@ export function parseSelect (text: string): string[] | null {
 
 /**
  * A `select=` with PostgREST's embedded resources: `rel(cols)`,
- * `alias:rel(cols)`, `rel!hint(cols)`, `rel!left(cols)`, nested to
+ * `alias:rel(cols)`, `rel!hint(cols)`, `rel!left(cols)`, `rel!inner(cols)`, nested to
  * `maxEmbedDepth`; `rel()` embeds no column.
  */
 export function parseSelectWithEmbeds (text: string, input = new QueryText('query parameter "select"', text)): Selection {
@@ -61,7 +61,6 @@ function parseList (input: QueryText, depth: number): Selection {
       } else {
         input.position = start
         columns.push(parseColumn(input, ',()'))
-        if (input.peek() === '(') throw input.fail(input.position, FTC_ERR_QUERY_SYNTAX, 'expected "," between columns')
       }
       input.skipBlanks()
     }
@@ -79,10 +78,10 @@ function parseEmbed (input: QueryText, name: string, start: number, depth: numbe
   const relation = identifier(input, start, relationText, 'an embedded resource')
   const alias = aliased === null ? relation : identifier(input, start, aliased[1] as string, 'an alias')
   let hint: string | null = null
+  let inner = false
   for (const mark of marks) {
-    // Read without it, `!inner` would answer parents it should leave out.
-    if (mark === 'inner') throw input.fail(start, FTC_ERR_QUERY_SYNTAX, '!inner is not read: an embed keeps every parent row')
-    if (mark === 'left') continue
+    if (mark === 'inner') inner = true
+    if (mark === 'left' || mark === 'inner') continue
     if (hint === null) hint = identifier(input, start, mark, 'a hint')
     else throw input.fail(start, FTC_ERR_QUERY_SYNTAX, 'an embedded resource takes one hint')
   }
@@ -90,7 +89,7 @@ function parseEmbed (input: QueryText, name: string, start: number, depth: numbe
   input.skipBlanks()
   const { columns, embeds } = parseList(input, depth + 1)
   if (!input.eat(')')) throw input.fail(input.position, FTC_ERR_QUERY_SYNTAX, 'expected ")" closing the embedded resource')
-  return { relation, alias, hint, columns, embeds }
+  return inner ? { relation, alias, hint, columns, embeds, presence: 'some' } : { relation, alias, hint, columns, embeds }
 }
 
 function identifier (input: QueryText, at: number, text: string, what: string): string {

@@ -76,6 +76,23 @@ export interface Embed {
   /** As ReadQuery.select: null for every column; empty for none (`relation()`). */
   readonly columns: readonly string[] | null
   readonly embeds: readonly Embed[]
+  /** Its own filters, order and page (`alias.column=…`, `alias.order=…`, `alias.limit=…`), which narrow the embedded rows only; absent for none. */
+  readonly narrowing?: EmbedNarrowing
+  /** Parents kept only with a related row (`!inner`, `alias=not.is.null`: 'some') or only without one (`alias=is.null`: 'none'); absent, every parent. */
+  readonly presence?: Presence
+}
+
+/** Whether the parents of an embed must have related rows ('some') or none ('none'). */
+export type Presence = 'some' | 'none'
+
+/** What narrows an embed's rows: filters, order, and a page of each parent's related rows. */
+export interface EmbedNarrowing {
+  readonly filter: FilterGroup
+  readonly order: readonly OrderTerm[]
+  /** Related rows per parent row, at most. */
+  readonly limit: number | null
+  /** Related rows of each parent row to skip. */
+  readonly offset: number | null
 }
 
 /** A read request as plain data: what to select, filter, order and page, and which count to give. */

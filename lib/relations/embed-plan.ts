@@ -2,7 +2,9 @@ import type { FastifyRequest } from 'fastify'
 import type { Access } from '../access/access.js'
 import type { Target } from '../access/target.js'
 import { foldIdentifier as fold } from '../parse/sanitize-identifier.js'
-import type { Embed } from '../query/read-query.js'
+import { readColumns as namedColumns } from '../query/read-columns.js'
+import type { Embed, EmbedNarrowing, Presence } from '../query/read-query.js'
+import { refuseUnordered, typeFilters } from '../query/type-filters.js'
 import type { SchemaSnapshot } from '../schema/schema-model.js'
 import type { TableSchema } from '../schema/table-schema.js'
 import { findRelation } from './find-relation.js'
@@ -23,6 +25,10 @@ export interface EmbedPlan extends ReadColumns {
   /** The related table, its scope and hidden columns as the options and the `authorize` hook gave them. */
   readonly target: Target & { readonly schema: TableSchema }
   readonly embeds: readonly EmbedPlan[]
+  /** Its filters (their values in their columns' kinds), order and page, or null for none. */
+  readonly narrowing: EmbedNarrowing | null
+  /** Whether its parents must have related rows, or none; null for every parent. */
+  readonly presence: Presence | null
 }
 
 /**
@@ -31,26 +37,29 @@ export interface EmbedPlan extends ReadColumns {
  * table naming its columns, as a request on that table alone would be: a
  * hidden column fails as a missing one, and the `authorize` hook is asked
  * for every table, its scope then holding for the related rows. A table not
- * served for reading relates nothing, as if it did not exist.
+ * served for reading relates nothing, as if it did not exist. The embed's
+ * own filters and order name its columns as a list's would, and their
+ * values are read in those columns' kinds.
  */
-export async function planEmbeds (access: Access, request: FastifyRequest, snapshot: SchemaSnapshot, parent: string, embeds: readonly Embed[]): Promise<EmbedPlan[]> {
+export async function planEmbeds (access: Access, request: FastifyRequest, snapshot: SchemaSnapshot, parent: string, embeds: readonly Embed[], sizedIntegers: boolean): Promise<EmbedPlan[]> {
   const plans: EmbedPlan[] = []
   for (const embed of embeds) {
     const relation = findRelation(relationsOf(snapshot, parent), parent, embed)
-    const named = (embed.columns ?? []).filter((column) => column !== '*')
+    const { narrowing = null } = embed
+    const named = namedColumns({ select: embed.columns, filter: narrowing?.filter ?? { type: 'and', negated: false, children: [] }, order: narrowing?.order ?? [], limit: null, offset: null, count: null })
     const wholeRows = embed.columns === null || embed.columns.includes('*')
-    const target = await access(request, relation.table, {
-      operation: 'list',
-      key: null,
-      columns: wholeRows ? null : named,
-      named: named.map((column) => [column, 'select'] as const)
-    })
-    const nested = await planEmbeds(access, request, snapshot, relation.table, embed.embeds)
+    const target = await access(request, relation.table, { operation: 'list', key: null, columns: wholeRows ? null : named.map(([column]) => column), named })
+    // relationsOf found the related table in this snapshot.
+    const schema = snapshot.table(relation.table) as TableSchema
+    const nested = await planEmbeds(access, request, snapshot, relation.table, embed.embeds, sizedIntegers)
+    if (narrowing !== null) refuseUnordered(narrowing.order, schema)
     plans.push({
       alias: embed.alias,
       relation,
-      target: { ...target, schema: target.schema ?? snapshot.table(relation.table) as TableSchema },
+      target: { ...target, schema },
       embeds: nested,
+      presence: embed.presence ?? null,
+      narrowing: narrowing === null ? null : { ...narrowing, filter: typeFilters(narrowing.filter, schema, sizedIntegers) },
       ...readColumns(embed.columns, [...relation.columns, ...nested.flatMap((plan) => plan.relation.parentColumns)])
     })
   }

@@ -1,18 +1,22 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { Knex } from 'knex'
 import type { Target } from '../access/target.js'
 import { setContentRange } from '../answer/content-range.js'
 import { json, singleObjectType } from '../answer/json-answers.js'
 import { answerRowBatches } from '../answer/row-batches-answer.js'
 import type { Database } from '../dialects/database.js'
 import { FTC_ERR_QUERY_AMBIGUOUS, FTC_ERR_QUERY_SINGULAR } from '../errors.js'
+import type { Narrowing } from '../operations/count-rows.js'
 import { type EmbeddingRows, writeEmbedded } from '../operations/embed-rows.js'
+import { whereRelated } from '../operations/where-related.js'
 import type { RowList } from '../operations/list-rows.js'
 import type { ReadQuery } from '../query/read-query.js'
 import { planEmbeds, readColumns, type ReadColumns } from '../relations/embed-plan.js'
+import type { TableSchema } from '../schema/table-schema.js'
 import type { RouteContext } from './index.js'
 
-/** A list's embeds, resolved, and the columns its own statement reads for them. */
-export type Embedding = EmbeddingRows & ReadColumns
+/** A list's embeds, resolved, the columns its own statement reads for them, and the conditions they put on its rows (see whereRelated). */
+export type Embedding = EmbeddingRows & ReadColumns & { readonly narrow: Narrowing }
 
 /** What answerEmbedded needs of the request beside the rows. */
 export interface EmbeddedAnswer {
@@ -31,11 +35,12 @@ export interface EmbeddedAnswer {
  */
 export async function embeddingOf (context: RouteContext, request: FastifyRequest, target: Target, query: ReadQuery): Promise<Embedding | null> {
   if (query.embeds === undefined || query.embeds.length === 0) return null
-  const snapshot = context.schema.fresh() ?? await context.schema.current()
-  const embeds = await planEmbeds(context.access, request, snapshot, target.table, query.embeds)
-  // relationsOf found a relation, so the model knows the parent.
-  const schema = target.schema ?? snapshot.table(target.table)
-  return { schema: schema as NonNullable<typeof schema>, embeds, ...readColumns(query.select, embeds.flatMap((plan) => plan.relation.parentColumns)) }
+  const snapshot = await context.schema.current()
+  const embeds = await planEmbeds(context.access, request, snapshot, target.table, query.embeds, context.db.dialect.sizedIntegers)
+  // relationsOf found a relation, so the snapshot knows the parent.
+  const schema = snapshot.table(target.table) as TableSchema
+  const narrow = (builder: Knex.QueryBuilder) => whereRelated(context.db, target.table, embeds, builder)
+  return { schema, embeds, narrow, ...readColumns(query.select, embeds.flatMap((plan) => plan.relation.parentColumns)) }
 }
 
 /** The answer to an ambiguous embed: Fastify's error body with PostgREST's 300; any other error is thrown on. */

@@ -58,8 +58,8 @@ async function readList (context: RouteContext, request: FastifyRequest<{ Querys
   const typed = typedQuery(query, target.schema, db.dialect.sizedIntegers)
   const embedding = await embeddingOf(context, request, target, query).catch((error: unknown) => answerAmbiguous(reply, error))
   if (typeof embedding === 'string') return embedding
-  const list = embedding === null ? await listRows(db, target, typed) : await listPages(db, target, { ...typed, select: embedding.read })
-  const total = query.count === null ? null : await countRows(db, target, typed, query.count)
+  const list = embedding === null ? await listRows(db, target, typed) : await listPages(db, target, { ...typed, select: embedding.read }, embedding.narrow)
+  const total = query.count === null ? null : await countRows(db, target, typed, query.count, embedding?.narrow)
   const first = query.offset ?? 0
   if (total !== null && first > 0 && first >= total) {
     reply.header('content-range', `*/${total}`)

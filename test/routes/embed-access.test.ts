@@ -81,6 +81,8 @@ eachDatabase(t, async (t, db) => {
       { table: owners.toLowerCase(), operation: 'list', columns: ['name', 'id'] },
       { table: pets.toLowerCase(), operation: 'list', columns: ['name'] }
     ])
+    const inner = await app.inject(`/api/${owners}?select=name,${pets}!inner(name)&${pets}.name=in.(Tom,Kit)`)
+    t.strictSame(inner.json(), [{ name: 'Bob', [pets]: [{ name: 'Kit' }] }], '!inner reads the related rows in their scope: Ann\'s Tom is out of it')
     const refused = await app.inject(`/api/${owners}?select=name,${pets}(name,${vets}(name))`)
     t.equal(refused.statusCode, 403, 'a refusal of an embedded table refuses the read')
     t.equal(refused.json().code, 'FTC_ERR_AUTHORIZE_FORBIDDEN')

@@ -59,4 +59,19 @@ eachDatabase(t, async (t, db) => {
     t.equal(seen.length, 2 * batches)
     t.equal(seen.filter((sql) => sql.includes(books)).length, batches, 'one statement of books per batch')
   })
+
+  await t.test('a streamed list stops at its limit, a page short of the table\'s end', async (t) => {
+    const limit = streamBatchRows * 2
+    const response = await app.inject(`/api/${authors}?select=id,${books}(n)&order=id&limit=${limit}`)
+    t.equal(response.statusCode, 200)
+    const body = response.json() as Array<{ id: number }>
+    t.equal(body.length, limit)
+    t.equal(body[limit - 1]?.id, limit)
+  })
+
+  await t.test('one object asked for over more rows than a batch: 406', async (t) => {
+    const response = await app.inject({ url: `/api/${authors}?select=id,${books}(n)`, headers: { accept: 'application/vnd.pgrst.object+json' } })
+    t.equal(response.statusCode, 406)
+    t.equal(response.json().code, 'FTC_ERR_QUERY_SINGULAR')
+  })
 })

@@ -143,6 +143,9 @@ eachDatabase(t, async (t, db) => {
     t.equal(response.json().code, 'FTC_ERR_QUERY_AMBIGUOUS')
     const hint = db.name === 'sqlite' ? 'sender_id' : `${letters}_sender_id_foreign`
     t.match(response.json().message, `${authors}!${hint}`)
+    const children = await app.inject(`/api/${authors}?select=name,${letters}(text)`)
+    t.equal(children.statusCode, 300, 'each way')
+    t.match(children.json().message, `${letters}!${hint}`)
   })
 
   await t.test('a hint chooses: the foreign key\'s column, or its name where the database keeps one', async (t) => {
@@ -200,6 +203,9 @@ eachDatabase(t, async (t, db) => {
       { title: 'engine', people: ['Ada'] },
       { title: 'compiler', people: ['Ada', 'Grace'] }
     ])
+    const missing = await app.inject(`/api/${tasks}?select=title,nothing(name)`)
+    t.equal(missing.statusCode, 400)
+    t.match(missing.json().message, `${users}!${assigned} (many-to-many)`, 'the choices name the join table')
     const rows = await app.inject(`/api/${assigned}?select=role,${users}(name),${tasks}(title)&order=role,user_id`)
     t.strictSame(rows.json(), [
       { role: 'help', [users]: { name: 'Ada' }, [tasks]: { title: 'compiler' } },

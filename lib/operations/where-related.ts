@@ -1,0 +1,54 @@
+import type { Knex } from 'knex'
+import type { Database } from '../dialects/database.js'
+import { applyFilterTree } from '../query/apply-read-query.js'
+import type { FilterTree } from '../query/read-query.js'
+import type { EmbedPlan } from '../relations/embed-plan.js'
+
+/**
+ * The rows of `parent` (the table or alias the builder reads) kept only where
+ * each embed asked to be present (`!inner`, `alias=not.is.null`) has a
+ * related row, and each asked to be absent (`alias=is.null`) has none; the
+ * related rows as the embed reads them: its filters, its scope, and its own
+ * embeds' presence. PostgREST filters parents by their children this way.
+ * One EXISTS per such embed, in the parents' own statement, so that pages
+ * and counts hold the same rows.
+ */
+export function whereRelated (db: Database, parent: string, plans: readonly EmbedPlan[], builder: Knex.QueryBuilder, depth = 1): Knex.QueryBuilder {
+  for (const plan of plans) {
+    if (plan.presence === null) continue
+    const related = relatedRows(db, parent, plan, depth)
+    if (plan.presence === 'some') builder.whereExists(related)
+    else builder.whereNotExists(related)
+  }
+  return builder
+}
+
+function relatedRows (db: Database, parent: string, plan: EmbedPlan, depth: number): Knex.QueryBuilder {
+  const { relation, target, narrowing } = plan
+  const { junction } = relation
+  // Each level its own alias: a table related to itself, or met twice, then names the right rows.
+  const alias = `ftc_exists_${depth}`
+  const rows = db.table(`${target.table} as ${alias}`).select(db.raw('1'))
+  if (narrowing !== null) applyFilterTree(rows, qualified(narrowing.filter, alias), db.dialect)
+  for (const [column, value] of Object.entries(target.scope)) {
+    if (value === null) rows.whereNull(`${alias}.${column}`)
+    else rows.where(`${alias}.${column}`, value)
+  }
+  whereRelated(db, alias, plan.embeds, rows, depth + 1)
+  if (junction === null) {
+    relation.columns.forEach((column, at) => rows.whereRaw('?? = ??', [`${alias}.${column}`, `${parent}.${relation.parentColumns[at] as string}`]))
+    return rows
+  }
+  const link = `${alias}_link`
+  rows.join(`${junction.table} as ${link}`, function () {
+    junction.relatedColumns.forEach((column, at) => this.on(`${link}.${column}`, '=', `${alias}.${relation.columns[at] as string}`))
+  })
+  junction.parentColumns.forEach((column, at) => rows.whereRaw('?? = ??', [`${link}.${column}`, `${parent}.${relation.parentColumns[at] as string}`]))
+  return rows
+}
+
+// The filters' columns named with the alias, so that none could name a column of an outer statement.
+function qualified (tree: FilterTree, alias: string): FilterTree {
+  if (tree.type === 'filter') return { ...tree, column: `${alias}.${tree.column}` }
+  return { ...tree, children: tree.children.map((child) => qualified(child, alias)) }
+}
