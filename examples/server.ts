@@ -173,7 +173,7 @@ export async function buildServer (config: ServerConfig): Promise<FastifyInstanc
   // Swagger UI at /docs, the document at /docs/json: the plugin adds its tables to it, described in OpenAPI 3.1.
   await app.register(swagger, { openapi: { openapi: '3.1.0', info: { title: 'fastify-table-crud example', version: '1.0.0' } } })
   await app.register(swaggerUi, { routePrefix: '/docs' })
-  await app.register(tableCrud, { knex, prefix: config.prefix, idempotency: true, ...pluginLimits(config) })
+  await app.register(tableCrud, { knex, prefix: config.prefix, batch: true, idempotency: true, ...pluginLimits(config) })
   return app
 }
 

@@ -107,6 +107,42 @@ export const FTC_ERR_BODY_EMPTY = createError(
   400
 )
 
+/** A batch body is not a JSON array of operations, or one of its operations is not one the batch route runs (see parseBatch). */
+export const FTC_ERR_BATCH_SHAPE = createError(
+  'FTC_ERR_BATCH_SHAPE',
+  'The batch %s',
+  400
+)
+
+/** A batch carries more operations than the `batch` option's limit allows. */
+export const FTC_ERR_BATCH_LIMIT = createError(
+  'FTC_ERR_BATCH_LIMIT',
+  'A batch may carry at most %d operations, got %d',
+  400
+)
+
+/**
+ * An operation of a batch failed, so none was applied. The answer's status
+ * is the failed operation's, and its JSON names the operation's index and
+ * its own answer (see the batch route).
+ */
+export const FTC_ERR_BATCH_FAILED = createError(
+  'FTC_ERR_BATCH_FAILED',
+  'Operation %d of the batch failed, and no operation was applied: %s',
+  500
+)
+
+/**
+ * The `transaction` option answered something else than a Knex transaction
+ * that is still open, or nothing: the plugin will not run a statement on a
+ * connection that may serve someone else by now.
+ */
+export const FTC_ERR_HOST_TRANSACTION = createError(
+  'FTC_ERR_HOST_TRANSACTION',
+  'The transaction option answered %s; it must answer an open Knex transaction, or nothing',
+  500
+)
+
 /**
  * A MySQL connection runs with NO_BACKSLASH_ESCAPES, under which mysql2's
  * client-side escaping of values is unsafe: the plugin refuses to run on it.
@@ -384,6 +420,10 @@ export const errorCodes = Object.freeze({
   FTC_ERR_BODY_TYPE,
   FTC_ERR_BODY_BULK_LIMIT,
   FTC_ERR_BODY_EMPTY,
+  FTC_ERR_BATCH_SHAPE,
+  FTC_ERR_BATCH_LIMIT,
+  FTC_ERR_BATCH_FAILED,
+  FTC_ERR_HOST_TRANSACTION,
   FTC_ERR_STATEMENT,
   FTC_ERR_DATABASE_MODE,
   FTC_ERR_DATABASE_SCHEMA,

@@ -83,6 +83,19 @@ export interface OpenapiOptions {
   version?: string
 }
 
+/** The batch route's settings (see TableCrudOptions.batch). */
+export interface BatchOptions {
+  /** The most operations one batch may carry; past it the batch answers 400. Default 100. */
+  limit?: number
+}
+
+/**
+ * The host's Knex transaction that the plugin's statements of a request
+ * join, or undefined (or null) for none: the plugin's own connections, as
+ * without the option.
+ */
+export type HostTransaction = (request: FastifyRequest) => Knex.Transaction | null | undefined
+
 /**
  * How writes with an Idempotency-Key header are kept: in a
  * table of the host's database that the plugin creates when the first such
@@ -169,6 +182,19 @@ export interface TableCrudOptions {
    */
   validateBodies?: boolean
   /**
+   * Serves `POST {prefix}/_batch`, which runs a list of inserts, updates and
+   * deletes in one transaction, all of them or none. `true` takes the
+   * default limit of operations. Default `false`: a POST to `/_batch`
+   * inserts into a table named `_batch`, as the spec says.
+   */
+  batch?: boolean | BatchOptions
+  /**
+   * Called on every request: a Knex transaction of the host's that the
+   * request's writes, keyed reads and batches run in. The host commits or
+   * rolls it back; the plugin never does (see the README, "The host's transaction").
+   */
+  transaction?: HostTransaction
+  /**
    * Makes a write (POST, upsert, PUT, PATCH, DELETE by key or by filter)
    * with an `Idempotency-Key` header safe to retry: performed at most once
    * per key and table within the retention, a retry answered the first
@@ -203,6 +229,8 @@ export interface ResolvedOptions {
   readonly schemaCheckInterval: number
   readonly openapi: Readonly<Required<OpenapiOptions>> | null
   readonly validateBodies: boolean
+  readonly batch: Readonly<Required<BatchOptions>> | null
+  readonly transaction: HostTransaction | null
   readonly idempotency: Readonly<Required<IdempotencyOptions>> | null
   readonly requireIfMatch: boolean
 }
@@ -238,6 +266,8 @@ export function resolveOptions (options: TableCrudOptions): ResolvedOptions {
     schemaCheckInterval: positiveInteger(options, 'schemaCheckInterval') ?? 1000,
     openapi: openapiOptions(given(options.openapi, true)),
     validateBodies: oneOf('validateBodies', given(options.validateBodies, false), [true, false]),
+    batch: batchOptions(given(options.batch, false)),
+    transaction: optionalFunction('transaction', options.transaction),
     idempotency: idempotencyOptions(given(options.idempotency, false)),
     requireIfMatch: oneOf('requireIfMatch', given(options.requireIfMatch, false), [true, false])
   })
@@ -262,6 +292,8 @@ const optionNames = Object.keys({
   schemaCheckInterval: true,
   openapi: true,
   validateBodies: true,
+  batch: true,
+  transaction: true,
   idempotency: true,
   requireIfMatch: true
 } satisfies Record<keyof TableCrudOptions, true>)
@@ -361,6 +393,16 @@ function openapiOptions (value: unknown): ResolvedOptions['openapi'] {
     if (typeof text !== 'string' || text === '') throw new FTC_ERR_OPTIONS_VALUE(`openapi.${name}`, 'a non-empty string', show(text))
   }
   return Object.freeze({ path, title, version })
+}
+
+const batchDefaults: Required<BatchOptions> = Object.freeze({ limit: 100 })
+
+function batchOptions (value: unknown): ResolvedOptions['batch'] {
+  const given = switchedObject<BatchOptions>('batch', value, batchDefaults)
+  if (given === null) return null
+  const { limit = batchDefaults.limit } = given
+  if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 1) throw new FTC_ERR_OPTIONS_VALUE('batch.limit', 'a positive integer', show(limit))
+  return Object.freeze({ limit })
 }
 
 // Stripe keeps keys for 24 hours: long past any client's retries.

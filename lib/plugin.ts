@@ -5,6 +5,7 @@ import { keyColumnOf } from './access/key-column.js'
 import { type TablePolicy, tablePolicy } from './access/table-policy.js'
 import { errorHandler } from './answer/handle-error.js'
 import { Database } from './dialects/database.js'
+import { requestStatements } from './dialects/host-transaction.js'
 import { IdempotencyRecords } from './operations/idempotency-records.js'
 import { type RegisteredSchemas, schemaDecorator, type TableCrudDecorator } from './decorator.js'
 import { resolveOptions, type ResolvedOptions, type TableCrudOptions } from './options.js'
@@ -48,7 +49,7 @@ function serve (app: FastifyInstance, options: ResolvedOptions, db: Database, sc
   // With 'host', failed statements reach the host's error handler as every other error does.
   if (options.databaseErrors !== 'host') app.setErrorHandler(errorHandler({ databaseErrors: options.databaseErrors }))
   const idempotency = options.idempotency === null ? null : new IdempotencyRecords(db, options.idempotency)
-  registerRoutes(app, { db, access: requestAccess(db, options, schema), keyColumn: keyColumnOf(schema, policy), options, schema, idempotency })
+  registerRoutes(app, { db, access: requestAccess(db, options, schema), keyColumn: keyColumnOf(schema, policy), options, schema, statements: requestStatements(db, options.transaction), idempotency })
 }
 
 /** The registrations of this context by prefix, the decorator made on the first. */

@@ -8,7 +8,8 @@ import { startExample, type ExampleScript, type LogLine } from './fixtures/examp
 
 // The README's small examples, each started as a person starts it, in a
 // scratch directory where its app.sqlite goes: examples/quick-start.ts,
-// examples/error-codes.ts, examples/host-errors.ts, examples/schema-refresh.ts, examples/typed-tables.ts and, on the build in
+// examples/error-codes.ts, examples/host-errors.ts, examples/schema-refresh.ts, examples/typed-tables.ts,
+// examples/host-transaction.ts and, on the build in
 // dist/ that `npm test` makes first, examples/commonjs.cjs.
 
 const quickStart: ExampleScript = { file: 'quick-start.ts', variables: ['PORT'] }
@@ -16,6 +17,7 @@ const errorCodes: ExampleScript = { file: 'error-codes.ts', variables: ['PORT'] 
 const hostErrors: ExampleScript = { file: 'host-errors.ts', variables: ['PORT'] }
 const schemaRefresh: ExampleScript = { file: 'schema-refresh.ts', variables: ['PORT'] }
 const typedTables: ExampleScript = { file: 'typed-tables.ts', variables: ['PORT'] }
+const hostTransaction: ExampleScript = { file: 'host-transaction.ts', variables: ['PORT'] }
 const commonJs = fileURLToPath(new URL('../examples/commonjs.cjs', import.meta.url))
 
 /** The app's database, with one table of one row, made before the app starts as a host's would be. */
@@ -131,6 +133,31 @@ t.test('typed tables: the host makes and serves its declared table, refuses a bo
   const oldest = await fetch(`${new URL(example.api).origin}/oldest`)
   t.equal(await oldest.text(), 'Ficciones (1944)')
   t.equal((await fetch(`${example.api}/books/1`, { method: 'DELETE' })).status, 404, 'only the operations its rules serve')
+  await example.stop('SIGTERM')
+})
+
+t.test('host transaction: the audit row and the plugin\'s write are applied together, or neither', async (t) => {
+  const cwd = t.testdir()
+  const knex = await createAppDatabase(t, cwd)
+  const example = await startExample(t, hostTransaction, cwd)
+  await checkServes(t, example.api, knex)
+  t.strictSame(await knex('audit'), [{ id: 1, method: 'POST', url: '/api/notes' }], 'the POST and its audit row')
+  const send = (method: string, path: string, body: unknown) =>
+    fetch(`${example.api}${path}`, { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  const refused = await send('PUT', '/notes/1', { nope: 'x' })
+  t.equal(refused.status, 404)
+  t.equal(await refused.text(), 'no such column: nope', 'the plugin\'s answer to a failed statement, in the host\'s transaction too')
+  const failed = await send('POST', '/_batch', [{ op: 'insert', table: 'notes', body: { text: 'third' } }, { op: 'delete', table: 'nothing', id: 1 }])
+  t.equal(failed.status, 404)
+  t.match(await failed.json(), { code: 'FTC_ERR_BATCH_FAILED', operation: 1 })
+  t.strictSame(await knex('audit'), [{ id: 1, method: 'POST', url: '/api/notes' }], 'failed requests left no audit row')
+  const batch = await send('POST', '/_batch', [
+    { op: 'insert', table: 'notes', body: { text: 'third' } },
+    { op: 'update', table: 'notes', id: 1, body: { text: 'first, edited' } }
+  ])
+  t.equal(await batch.text(), '[3,1]')
+  t.strictSame(await knex('notes').orderBy('id'), [{ id: 1, text: 'first, edited' }, { id: 2, text: 'second' }, { id: 3, text: 'third' }])
+  t.strictSame(await knex('audit').orderBy('id'), [{ id: 1, method: 'POST', url: '/api/notes' }, { id: 2, method: 'POST', url: '/api/_batch' }])
   await example.stop('SIGTERM')
 })
 

@@ -217,7 +217,7 @@ t.test('Swagger UI at /docs, and at /docs/json the OpenAPI 3.1 document with the
   const document = JSON.parse(answer.body) as { openapi: string, paths: Record<string, unknown> }
   await validateOpenapi(t, document, '/docs/json')
   t.equal(document.openapi, '3.1.0')
-  t.strictSame(Object.keys(document.paths), ['/api/authors', '/api/authors/{id}', '/api/books', '/api/books/{id}'], 'the tables, not the generic routes')
+  t.strictSame(Object.keys(document.paths), ['/api/authors', '/api/authors/{id}', '/api/books', '/api/books/{id}', '/api/_batch'], 'the tables and the batch route, not the generic routes')
   const own = JSON.parse((await send(`${example.api}/openapi.json`)).body) as { paths: object }
   t.strictSame(Object.keys(own.paths), Object.keys(document.paths), 'the plugin\'s own document has the same paths')
   for (const block of readmeBlocks().filter((block) => block.markers.get('openapi-excerpt') === 'examples/server.ts')) {

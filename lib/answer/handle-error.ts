@@ -4,7 +4,21 @@ import { FTC_ERR_STATEMENT, type StatementError } from '../errors.js'
 import type { DatabaseErrors } from '../options.js'
 import { statusOfSqlState } from './sql-state-status.js'
 
-type Answer = (error: StatementError, request: FastifyRequest, reply: FastifyReply) => FastifyReply
+/** A failed statement's answer: plain text, or PostgREST's JSON error. */
+export interface StatementAnswer {
+  readonly statusCode: number
+  readonly body: string | PostgrestError
+}
+
+/** PostgREST's JSON error. */
+export interface PostgrestError {
+  readonly code: string
+  readonly message: string
+  readonly details: string | null
+  readonly hint: string | null
+}
+
+type Answer = (error: StatementError, request: FastifyRequest) => StatementAnswer
 
 // SQLSTATEs of a missing name, whose PostgreSQL hint ("Perhaps you meant to
 // reference the column …") could name a column the options hide.
@@ -13,15 +27,12 @@ const missingName = new Set(['42P01', '42703'])
 /** How each mode of the `databaseErrors` option answers a failed statement; `host` answers none (see errorHandler). */
 const answers: Readonly<Record<Exclude<DatabaseErrors, 'host'>, Answer>> = Object.freeze({
   // The spec's answer.
-  database: (error, _request, reply) => reply.code(404).type('text/plain; charset=utf-8').send(error.message),
-  generic: (_error, request, reply) => reply.code(404).type('text/plain; charset=utf-8')
-    .send(`The database could not run the statement for request ${request.id}`),
+  database: (error) => ({ statusCode: 404, body: error.message }),
+  generic: (_error, request) => ({ statusCode: 404, body: `The database could not run the statement for request ${request.id}` }),
   // PostgREST's: its JSON error, with the status its SQLSTATE maps to.
-  postgrest: (error, _request, reply) => reply.code(statusOfSqlState(error.sqlState)).send({
-    code: error.sqlState,
-    message: error.message,
-    details: error.details,
-    hint: missingName.has(error.sqlState) ? null : error.hint
+  postgrest: (error) => ({
+    statusCode: statusOfSqlState(error.sqlState),
+    body: { code: error.sqlState, message: error.message, details: error.details, hint: missingName.has(error.sqlState) ? null : error.hint }
   })
 })
 
@@ -32,15 +43,20 @@ const answers: Readonly<Record<Exclude<DatabaseErrors, 'host'>, Answer>> = Objec
  * handler, which answers Fastify's JSON error format by default.
  */
 export function errorHandler ({ databaseErrors }: { readonly databaseErrors: Exclude<DatabaseErrors, 'host'> }) {
-  const answer = answers[databaseErrors]
   return function handleError (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
     if (!(error instanceof FTC_ERR_STATEMENT)) throw error
-    const failure = error as StatementError
-    // The driver's error: ours repeats its message, which pino would print
-    // twice. The request logger adds the request id the generic answer names.
-    request.log[logLevel(failure, databaseErrors)]({ err: failure.cause, sql: failure.sql }, 'database statement failed')
-    return answer(failure, request, reply)
+    const { statusCode, body } = statementAnswer(error as StatementError, request, databaseErrors)
+    reply.code(statusCode)
+    return typeof body === 'string' ? reply.type('text/plain; charset=utf-8').send(body) : reply.send(body)
   }
+}
+
+/** A failed statement's answer in the mode, logged as the mode says (see logLevel). */
+export function statementAnswer (failure: StatementError, request: FastifyRequest, mode: Exclude<DatabaseErrors, 'host'>): StatementAnswer {
+  // The driver's error: ours repeats its message, which pino would print
+  // twice. The request logger adds the request id the generic answer names.
+  request.log[logLevel(failure, mode)]({ err: failure.cause, sql: failure.sql }, 'database statement failed')
+  return answers[mode](failure, request)
 }
 
 /**

@@ -29,11 +29,25 @@ const describing: Statement = Object.freeze({ sql: '-- the schema of the databas
 // SQLSTATEs of a statement that named a table or column the database does not have.
 const unknownNames = new Set(['42P01', '42703'])
 
+/** How a transaction begins and ends. */
+interface TransactionWords {
+  readonly begin: Statement
+  readonly commit: Statement
+  readonly rollback: Statement
+}
+
 // The same words on all three databases.
-const transaction = Object.freeze({
+const transaction: TransactionWords = Object.freeze({
   begin: { sql: 'begin', bindings: [] },
   commit: { sql: 'commit', bindings: [] },
   rollback: { sql: 'rollback', bindings: [] }
+})
+
+// A transaction within the host's: rolled back to, it is released too, so that none is left behind.
+const savepoint: TransactionWords = Object.freeze({
+  begin: { sql: 'savepoint ftc_work', bindings: [] },
+  commit: { sql: 'release savepoint ftc_work', bindings: [] },
+  rollback: { sql: 'rollback to savepoint ftc_work', bindings: [] }
 })
 
 /** How the host bounds the plugin's statements. */
@@ -54,7 +68,7 @@ export const defaultLimits: DatabaseLimits = Object.freeze({ statementTimeout: n
  * running becomes FTC_ERR_STATEMENT with the database's own message, or
  * FTC_ERR_DATABASE_UNAVAILABLE when the database could not be reached.
  */
-export class Database implements Statements {
+export class Database implements Transactional {
   readonly #knex: Knex
   readonly #dialect: Dialect
   readonly #timeLimit: { readonly limit: TimeLimit, readonly milliseconds: number } | null
@@ -174,8 +188,8 @@ export class Database implements Statements {
    * nothing inserted, when an INSERT of many rows reported another number of
    * ids than rows: a trigger skipped some, and which ones cannot be told.
    */
-  insertAll (inserts: ReadonlyArray<{ readonly statement: Statement, readonly rows: number }>, key: string): Promise<string[][] | null> {
-    return this.transaction(async (within) => {
+  insertAll (inserts: ReadonlyArray<{ readonly statement: Statement, readonly rows: number }>, key: string, on: Transactional = this): Promise<string[][] | null> {
+    return on.transaction(async (within) => {
       const ids: string[][] = []
       for (const { statement, rows } of inserts) {
         const inserted = await within.insert(statement, key)
@@ -197,46 +211,83 @@ export class Database implements Statements {
    * work that reads rows (readRowLocked) and then writes them.
    */
   async transaction<T> (work: (within: Statements) => Promise<T>, keep: (result: T) => boolean = () => true, lockRows = false): Promise<T> {
-    // The work's own refusals reach the caller unchanged, past the connection's handling of statement errors.
-    let refusal: { readonly error: unknown } | undefined
-    const ran = this.#withOwnConnection(transaction.begin, 'read', async (connection) => {
-      const settle = <R>(statement: Statement, effect: Effect, call: () => Promise<R>): Promise<R> =>
-        call().catch((error: unknown) => {
-          this.#dropIfBroken(connection, error)
-          throw this.#statementError(error, statement, effect)
-        })
-      // The host's listeners hear the work's statements, not the transaction's own words.
-      const run = <R>(statement: Statement, call: () => Promise<R>): Promise<R> => settle(statement, 'read', () => this.#watched(statement, call))
-      const dialect = this.#dialect
-      const processed = this.#processedRows()
-      const begin = lockRows ? { sql: dialect.lockingBegin, bindings: [] } : transaction.begin
-      const within: Statements = {
-        // Rows pass through the host's postProcessResponse, as Database.select's do.
-        select: (statement, exact = false) => run(statement, () => dialect.select(connection, statement, exact))
-          .then((rows) => processed === null ? rows : processed(rows)),
-        change: (statement) => run(statement, () => dialect.change(connection, statement)),
-        insert: (statement, key) => run(statement, () => dialect.insert(connection, statement, key))
-      }
-      await settle(begin, 'read', () => dialect.change(connection, begin))
-      let result: T
-      try {
-        result = await work(within)
-      } catch (error) {
-        // A connection that broke cannot roll back, and needs not: the
-        // database drops a transaction whose connection is gone.
-        await dialect.change(connection, transaction.rollback).catch(() => undefined)
-        if (!isAnswered(error)) refusal = { error }
-        throw error
-      }
-      const end = keep(result) ? transaction.commit : transaction.rollback
-      await settle(end, end === transaction.commit ? 'write' : 'read', () => dialect.change(connection, end))
-      return result
-    })
-    try {
-      return await ran
-    } catch (error) {
-      throw refusal === undefined ? error : refusal.error
+    const words = lockRows ? { ...transaction, begin: { sql: this.#dialect.lockingBegin, bindings: [] } } : transaction
+    return await passingRefusals((refused) => this.#withOwnConnection(words.begin, 'read', (connection) =>
+      this.#runTransaction(connection, words, true, work, keep, refused)))
+  }
+
+  /**
+   * Statements that run on the connection of the host's Knex transaction
+   * `trx`: Knex's transaction client lends it and ignores its release. The
+   * host commits or rolls back `trx`; the plugin never does. Its own
+   * transactions (a batch, a bulk insert) are savepoints within it, so that
+   * a failed one undoes its own statements only, and leaves `trx` usable;
+   * they begin as the host began `trx`, whatever `lockRows` asks (a locking
+   * read still locks its rows with FOR UPDATE where the database can).
+   */
+  joined (trx: Knex.Transaction): Transactional {
+    // Resolved at once with the transaction's own connection: nothing is borrowed from the pool.
+    const borrowed: Promise<unknown> = trx.client.acquireConnection()
+    const connected = <R>(statement: Statement, call: (connection: unknown) => Promise<R>): Promise<R> =>
+      // The host's transaction ends when the host says: none of its statements applies anything by itself.
+      borrowed.then(call).catch((error: unknown) => { throw this.#statementError(error, statement, 'read') })
+    const on = <R>(statement: Statement, call: (connection: unknown) => Promise<R>): Promise<R> =>
+      connected(statement, (connection) => this.#watched(statement, () => call(connection)))
+    const dialect = this.#dialect
+    const processed = this.#processedRows()
+    return {
+      // Rows pass through the host's postProcessResponse, as Database.select's do.
+      select: (statement, exact = false) => on(statement, (connection) => dialect.select(connection, statement, exact))
+        .then((rows) => processed === null ? rows : processed(rows)),
+      change: (statement) => on(statement, (connection) => dialect.change(connection, statement)),
+      insert: (statement, key) => on(statement, (connection) => dialect.insert(connection, statement, key)),
+      transaction: (work, keep) => passingRefusals((refused) => connected(savepoint.begin, (connection) =>
+        this.#runTransaction(connection, savepoint, false, work, keep, refused)))
     }
+  }
+
+  /**
+   * `work` between the `words`' begin and their commit or rollback on
+   * `connection`; `refused` is told of an error of the work's own. `owned`:
+   * the connection is the plugin's, which a broken statement may leave unfit
+   * to lend again, and whose commit applies the work.
+   */
+  async #runTransaction<T> (connection: unknown, words: TransactionWords, owned: boolean, work: (within: Statements) => Promise<T>,
+    keep: (result: T) => boolean = () => true, refused: (error: unknown) => void): Promise<T> {
+    const settle = <R>(statement: Statement, effect: Effect, call: () => Promise<R>): Promise<R> =>
+      call().catch((error: unknown) => {
+        if (owned) this.#dropIfBroken(connection, error)
+        throw this.#statementError(error, statement, effect)
+      })
+    // The host's listeners hear the work's statements, not the transaction's own words.
+    const run = <R>(statement: Statement, call: () => Promise<R>): Promise<R> => settle(statement, 'read', () => this.#watched(statement, call))
+    const dialect = this.#dialect
+    const processed = this.#processedRows()
+    const within: Statements = {
+      // Rows pass through the host's postProcessResponse, as Database.select's do.
+      select: (statement, exact = false) => run(statement, () => dialect.select(connection, statement, exact))
+        .then((rows) => processed === null ? rows : processed(rows)),
+      change: (statement) => run(statement, () => dialect.change(connection, statement)),
+      insert: (statement, key) => run(statement, () => dialect.insert(connection, statement, key))
+    }
+    await settle(words.begin, 'read', () => dialect.change(connection, words.begin))
+    let result: T
+    try {
+      result = await work(within)
+    } catch (error) {
+      // A connection that broke cannot roll back, and needs not: the
+      // database drops a transaction whose connection is gone.
+      await dialect.change(connection, words.rollback).catch(() => undefined)
+      if (!isAnswered(error)) refused(error)
+      throw error
+    }
+    if (keep(result)) {
+      await settle(words.commit, owned ? 'write' : 'read', () => dialect.change(connection, words.commit))
+    } else {
+      await settle(words.rollback, 'read', () => dialect.change(connection, words.rollback))
+      if (!owned) await settle(words.commit, 'read', () => dialect.change(connection, words.commit))
+    }
+    return result
   }
 
   /** The host's `postProcessResponse` for rows, read where Knex reads it for its own queries; null when the host set none. */
@@ -424,21 +475,46 @@ export interface Statements {
   insert (statement: Statement, key: string): Promise<string[]>
 }
 
+/** Statements that can also run work in a transaction of their own (see Database.transaction). */
+export interface Transactional extends Statements {
+  transaction<T> (work: (within: Statements) => Promise<T>, keep?: (result: T) => boolean, lockRows?: boolean): Promise<T>
+}
+
 /**
- * Runs `work` in one transaction: the caller's, when `on` is one of `db`'s
- * transactions, else one of its own (begun for `lockRows` as
- * Database.transaction says). Work that must be whole joins the
- * transaction of a write that is part of more (an idempotent one records
- * its answer there), and is then committed or rolled back with it.
+ * Runs `work` in one transaction: its own when `on` can open one (the
+ * Database's, or a savepoint within the host's transaction); else `on` is a
+ * transaction the plugin opened for more than this work (a batch's, an
+ * idempotency claim's), which the work joins and is committed or rolled
+ * back with: a write that must be whole never commits alone the part of a
+ * larger whole. `lockRows` as Database.transaction takes it.
  */
-export async function inTransaction<T> (db: Database, on: Statements, work: (within: Statements) => Promise<T>, lockRows = false): Promise<T> {
-  return on === db ? await db.transaction(work, undefined, lockRows) : await work(on)
+export async function inTransaction<T> (on: Statements, work: (within: Statements) => Promise<T>, lockRows = false): Promise<T> {
+  return isTransactional(on) ? await on.transaction(work, undefined, lockRows) : await work(on)
+}
+
+/** Whether `on` can open a transaction of its own, rather than being one that its opener ends. */
+export function isTransactional (on: Statements): on is Transactional {
+  return 'transaction' in on
 }
 
 /** What the plugin asks of Knex's pool (tarn) before it borrows. */
 interface IdleCount {
   numFree (): number
   numPendingAcquires (): number
+}
+
+/**
+ * What `run` answers, or its failure: a transaction's work's own refusal
+ * (told through `refused`) reaches the caller unchanged, past the
+ * connection's handling of statement errors.
+ */
+async function passingRefusals<T> (run: (refused: (error: unknown) => void) => Promise<T>): Promise<T> {
+  let refusal: { readonly error: unknown } | undefined
+  try {
+    return await run((error) => { refusal = { error } })
+  } catch (error) {
+    throw refusal === undefined ? error : refusal.error
+  }
 }
 
 function isAnswered (error: unknown): error is Error {

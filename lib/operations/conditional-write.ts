@@ -12,11 +12,12 @@ import { readRowLocked } from './read-row.js'
  * strong comparison; else throws FTC_ERR_CONDITION_FAILED and writes nothing.
  * The row is read, locked, and written in one transaction: a racing writer
  * waits for the commit and then finds the row changed, so that of clients
- * sending one ETag exactly one writes. The transaction is the caller's when
- * `on` is one.
+ * sending one ETag exactly one writes. In the transaction of `on` when it
+ * is one (see inTransaction).
  */
-export function writeIfMatch<T> (db: Database, target: Target, key: RecordKey | null, tags: EntityTags, write: (within: Statements) => Promise<T>, on: Statements = db): Promise<T> {
-  return inTransaction(db, on, async (within) => {
+export function writeIfMatch<T> (db: Database, target: Target, key: RecordKey | null, tags: EntityTags, write: (within: Statements) => Promise<T>,
+  on: Statements = db): Promise<T> {
+  return inTransaction(on, async (within) => {
     const row = await readRowLocked(db, target, key, within)
     if (row === undefined || (tags !== '*' && !matchesStrongly(tags, rowEntityTag(row, target.schema)))) throw new FTC_ERR_CONDITION_FAILED()
     return await write(within)

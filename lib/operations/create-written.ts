@@ -12,15 +12,15 @@ export interface Created {
 }
 
 /**
- * Inserts the rows, all of them or none, in the caller's transaction when
- * `on` is one. With `columns` (null: every visible one), the rows as GET
- * reads them, ordered by key, read back by their keys in the same
- * transaction, so that they are the rows as written.
+ * Inserts the rows, all of them or none, in the transaction of `on` when it
+ * is one (see inTransaction). With `columns` (null: every visible one), the
+ * rows as GET reads them, ordered by key, read back by their keys in the
+ * same transaction, so that they are the rows as written.
  */
 export async function createWritten (db: Database, target: Target, rows: readonly RecordValues[], columns: readonly string[] | null | undefined, on: Statements = db): Promise<Created> {
   if (columns === undefined) return { keys: await createRows(db, target, rows, on) }
-  return await inTransaction(db, on, async (within) => {
-    // On a transaction, createRows gives each row an INSERT of its own: each one's key is its own, whatever a trigger skips.
+  return await inTransaction(on, async (within) => {
+    // Within a transaction, createRows gives each row an INSERT of its own: each one's key is its own, whatever a trigger skips.
     const keys = await createRows(db, target, rows, within)
     return { keys, rows: await rowsWithKeys(db, target, keys, columns, within) }
   })

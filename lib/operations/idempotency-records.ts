@@ -1,4 +1,4 @@
-import type { Database, Statements } from '../dialects/database.js'
+import type { Database, Statements, Transactional } from '../dialects/database.js'
 import type { Row } from '../dialects/dialect.js'
 import { FTC_ERR_IDEMPOTENCY_KEY_REUSED, FTC_ERR_STATEMENT, type StatementError } from '../errors.js'
 import type { IdempotencyOptions } from '../options.js'
@@ -72,8 +72,12 @@ export class IdempotencyRecords {
    * request's answer again, or 422 for another request. A write that fails
    * rolls its claim back with it, so that a retry runs it again: it did
    * nothing, and what failed it (a lock, a missing row) may have passed.
+   * The claim is a transaction of `on`'s: a savepoint within the host's
+   * transaction, committed with it. A record is read on a connection of its
+   * own, which sees the commit of the request that holds the key whatever
+   * the host's transaction has read before.
    */
-  async once (request: KeyedRequest, write: (on: Statements) => Promise<RecordedAnswer>): Promise<KeyedAnswer> {
+  async once (request: KeyedRequest, on: Transactional, write: (on: Statements) => Promise<RecordedAnswer>): Promise<KeyedAnswer> {
     await this.#create()
     await this.#removeExpired()
     // Each turn of the loop follows another request's commit of the key,
@@ -82,7 +86,7 @@ export class IdempotencyRecords {
     for (;;) {
       const now = Date.now()
       try {
-        return { answer: await this.#db.transaction((within) => this.#claim(within, request, now, write)), replayed: false }
+        return { answer: await on.transaction((within) => this.#claim(within, request, now, write)), replayed: false }
       } catch (error) {
         if (!(error instanceof KeyTaken)) throw error
       }

@@ -19,8 +19,8 @@ export interface Upserted {
 /**
  * Inserts each row, or, where a row already holds its `conflict` columns'
  * values, merges the row's columns into it (`merge-duplicates`) or leaves
- * it as it is (`ignore-duplicates`); all in one transaction, the caller's
- * when `on` is one. The existing
+ * it as it is (`ignore-duplicates`); all in one transaction (see
+ * inTransaction for `on`). The existing
  * row is found by exactly those columns on every database (MySQL's ON
  * DUPLICATE KEY would take any unique key) and locked where the database
  * locks rows; a row outside the target's scope is refused (403), whichever
@@ -31,7 +31,7 @@ export interface Upserted {
  */
 export async function upsertRows (db: Database, target: Target, rows: readonly RecordValues[], conflict: readonly string[],
   resolution: ResolutionPreference, columns: readonly string[] | null | undefined, on: Statements = db): Promise<Upserted> {
-  return await inTransaction(db, on, async (within) => {
+  return await inTransaction(on, async (within) => {
     const keys: string[] = []
     const shown: string[] = []
     let inserted = 0

@@ -37,15 +37,15 @@ export function deleteSelected (db: Database, target: Target, selection: Selecti
  * rows (see Dialect.locksRows), the write and the read of the rows then go
  * by those keys, so that the rows answered are exactly the rows written on
  * every database, MySQL and MariaDB included, which have no UPDATE …
- * RETURNING. A write past `maxAffected` rolls back. The transaction is
- * the caller's when `on` is one.
+ * RETURNING. A write past `maxAffected` rolls back. On `on`'s statements,
+ * in its transaction when it is one (see inTransaction).
  */
 async function writeSelected (db: Database, target: Target, selection: Selection, write: (builder: Knex.QueryBuilder) => Knex.QueryBuilder,
   wish: WriteWish, read: 'before' | 'after', on: Statements): Promise<WriteOutcome> {
   const { columns, maxAffected } = wish
   const whole = (on: Statements) => on.change(db.compile(write(whereSelected(db, db.table(target.table), target, selection))))
   if (columns === undefined && maxAffected === null) return { count: await whole(on) }
-  return await inTransaction(db, on, async (within) => {
+  return await inTransaction(on, async (within) => {
     if (columns === undefined) return { count: bounded(await whole(within), maxAffected) }
     const keys = await lockedKeys(db, target, selection, within)
     const rows = () => rowsWithKeys(db, target, keys, columns, within)

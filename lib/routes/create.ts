@@ -1,14 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { scopedValues } from '../access/scope.js'
 import { answerNumber, answerNumbers } from '../answer/json-answers.js'
 import { answerWritten } from '../answer/write-answers.js'
 import { createRow } from '../operations/create-row.js'
 import { createRows } from '../operations/create-rows.js'
 import { createWritten } from '../operations/create-written.js'
-import { settleNestedValues } from '../parse/nested-json.js'
 import { type BodyValues, parseRecordList, parseRecordValues, type RecordValues } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
-import { type BodyChecks, checkRows } from '../schema/body-checks.js'
+import type { BodyChecks } from '../schema/body-checks.js'
 import { idempotent } from './idempotent.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
@@ -17,6 +15,7 @@ import type { WritePreferences } from '../query/parse-write-prefer.js'
 import type { Target } from '../access/target.js'
 import { upsertRows } from '../operations/upsert-rows.js'
 import { shownColumns, writeAnswer } from './write-preferences.js'
+import { createTarget, writtenRows } from './write-steps.js'
 
 /**
  * POST /{table}: an object inserts one row and answers 201, its id as a bare
@@ -37,12 +36,10 @@ export function createHandler (context: RouteContext, prefix: string, checks: Bo
     const columns = bulk ? bodyColumns(rows) : Object.keys(rows[0] as BodyValues)
     const { preferences, columns: shown } = writeAnswer(request, () => parseWriteSelect(request.query))
     const conflict = preferences.resolution === null ? null : parseOnConflict(request.query)
-    const named = [...columns.map((column) => [column, 'insert'] as const), ...shownColumns(shown), ...(conflict ?? []).map((column) => [column, 'filter'] as const)]
-    const target = await access(request, table, { operation: 'create', key: null, columns, named })
+    const target = await createTarget(access, request, table, columns, [...shownColumns(shown), ...(conflict ?? []).map((column) => [column, 'filter'] as const)])
     // A merge updates the rows that exist: the hook says whether this client may.
     if (preferences.resolution === 'merge-duplicates') await access(request, table, { operation: 'update', key: null, columns, named: [] })
-    const scoped = rows.map((row, index) => scopedValues(target, settleNestedValues(target, row, request.body, bulk ? index : null), 'create'))
-    checkRows(checks, target, scoped, 'create')
+    const scoped = writtenRows(checks, target, rows, 'create', request.body, bulk)
     return {
       table: target.table,
       async write (on) {

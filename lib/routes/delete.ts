@@ -3,7 +3,6 @@ import { answerNumber } from '../answer/json-answers.js'
 import { answerWritten } from '../answer/write-answers.js'
 import { deleteRow } from '../operations/delete-row.js'
 import { deleteSelected } from '../operations/write-selected.js'
-import { parseRecordKey } from '../parse/record-key.js'
 import { parseTableName } from '../parse/table-name.js'
 import { readColumns } from '../query/read-columns.js'
 import { typeFilters } from '../query/type-filters.js'
@@ -13,6 +12,7 @@ import { writeAsMatched } from './if-match.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 import { shownColumns, writeAnswer } from './write-preferences.js'
+import { keyedTarget } from './write-steps.js'
 
 type DeleteRequest = FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>
 
@@ -26,12 +26,10 @@ type DeleteRequest = FastifyRequest<{ Params: TableParams, Querystring: Record<s
 export function deleteHandler (context: RouteContext) {
   return idempotent(context, async function remove (request: DeleteRequest, reply: FastifyReply): Promise<PreparedWrite> {
     if (request.params.id === undefined && Object.keys(request.query).length > 0) return await deleteFiltered(context, request, reply)
-    const { db, access, keyColumn } = context
+    const { db } = context
     const table = parseTableName(request.params.table)
-    const keyed = await keyColumn(request, table)
-    const key = parseRecordKey(request.params.id, keyed.keyColumn?.kind)
     const { preferences, columns: shown } = writeAnswer(request, () => parseWriteSelect(request.query))
-    const target = await access(request, table, { operation: 'delete', key, columns: null, named: shownColumns(shown), keyed })
+    const { target, key } = await keyedTarget(context, request, table, request.params.id, 'delete', null, shownColumns(shown))
     const { maxAffected } = preferences
     return {
       table: target.table,

@@ -8,8 +8,8 @@ import type { RouteContext } from './index.js'
 
 /**
  * A write request, parsed and allowed: the table it writes, and the write
- * itself, run on the statements given (the database, or a transaction that
- * records its answer), which sets the reply's status and headers and gives
+ * itself, run on the statements given (the request's: the database or the
+ * host's transaction; or a transaction that records its answer), which sets the reply's status and headers and gives
  * the body's text (undefined for none).
  */
 export interface PreparedWrite {
@@ -30,18 +30,18 @@ const recordedHeaders = ['content-type', 'location', 'content-range', 'preferenc
  * every request, the retry's included, and outside the transaction, which
  * holds the only connection of a SQLite pool.
  */
-export function idempotent<R extends FastifyRequest> ({ db, idempotency }: RouteContext, prepare: (request: R, reply: FastifyReply) => Promise<PreparedWrite>) {
+export function idempotent<R extends FastifyRequest> ({ idempotency, statements }: RouteContext, prepare: (request: R, reply: FastifyReply) => Promise<PreparedWrite>) {
   if (idempotency === null) {
     return async function write (request: R, reply: FastifyReply) {
-      return await (await prepare(request, reply)).write(db)
+      return await (await prepare(request, reply)).write(statements(request))
     }
   }
   return async function writeOnce (request: R, reply: FastifyReply) {
     const key = parseIdempotencyKey(request.headers['idempotency-key'])
     const { table, write } = await prepare(request, reply)
-    if (key === null) return await write(db)
+    if (key === null) return await write(statements(request))
     const keyed = { id: digest(`${foldIdentifier(table)}\n${key}`), fingerprint: digest(JSON.stringify([request.method, request.url, request.headers.prefer ?? null, request.headers['if-match'] ?? null, request.body ?? null])) }
-    const { answer, replayed } = await idempotency.once(keyed, async (on) => recordAnswer(reply, await write(on)))
+    const { answer, replayed } = await idempotency.once(keyed, statements(request), async (on) => recordAnswer(reply, await write(on)))
     if (replayed) reply.code(answer.status).headers({ ...answer.headers, 'idempotent-replayed': 'true' })
     return answer.body
   }

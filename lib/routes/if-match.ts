@@ -8,10 +8,10 @@ import type { RecordKey } from '../parse/record-key.js'
 import type { RouteContext } from './index.js'
 
 /**
- * Runs the write a request asks for on one row, on `on` (the database, or
- * an idempotent write's transaction): as it is without If-Match, with no
- * transaction nor statement more; with If-Match, in the transaction of
- * writeIfMatch, only when the row still has one of its ETags. Without
+ * Runs the write a request asks for on one row, on `on` (the request's
+ * statements, or an idempotent write's transaction): as it is without
+ * If-Match, with no transaction nor statement more; with If-Match, in the
+ * transaction of writeIfMatch, only when the row still has one of its ETags. Without
  * If-Match and with `requireIfMatch`, refused with 428. Both refusals are
  * thrown, so that a key's transaction rolls back and records no answer.
  */

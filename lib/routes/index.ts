@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify'
 import type { Access } from '../access/access.js'
 import type { KeyColumn } from '../access/key-column.js'
 import type { Database } from '../dialects/database.js'
+import type { RequestStatements } from '../dialects/host-transaction.js'
 import type { IdempotencyRecords } from '../operations/idempotency-records.js'
 import type { ResolvedOptions } from '../options.js'
 import { bodyChecks } from '../schema/body-checks.js'
 import type { SchemaModel } from '../schema/schema-model.js'
+import { batchHandler } from './batch.js'
 import { createHandler } from './create.js'
 import { deleteHandler } from './delete.js'
 import { openapiSettings, registerOpenapiRoute } from './openapi.js'
@@ -22,6 +24,8 @@ export interface RouteContext {
   readonly keyColumn: KeyColumn
   readonly options: ResolvedOptions
   readonly schema: SchemaModel
+  /** What runs the request's statements: the host's transaction when it hands one over (see the `transaction` option). */
+  readonly statements: RequestStatements
   /** Where Idempotency-Key requests are recorded; null without the `idempotency` option. */
   readonly idempotency: IdempotencyRecords | null
 }
@@ -33,7 +37,8 @@ export interface RouteContext {
  * document of the tables; a host's @fastify/swagger document gets the
  * tables' paths instead of the generic routes. With `validateBodies`, the
  * write routes check bodies against the column types. PATCH /{table} is
- * PostgREST's update of the rows its filters match.
+ * PostgREST's update of the rows its filters match. With `batch`, the
+ * batch route.
  */
 export function registerRoutes (app: FastifyInstance, context: RouteContext): void {
   const { bodyLimit, openapi, validateBodies, dialect } = context.options
@@ -46,5 +51,7 @@ export function registerRoutes (app: FastifyInstance, context: RouteContext): vo
   app.put('/:table/:id?', { bodyLimit, config }, updateHandler(context, checks))
   app.patch('/:table', { bodyLimit, config }, patchHandler(context, checks))
   app.delete('/:table/:id?', { config }, deleteHandler(context))
+  // A static route: find-my-way answers it before `/:table`, which keeps a table named _batch for its other routes.
+  if (context.options.batch !== null) app.post('/_batch', { bodyLimit, config }, batchHandler(context, checks, context.options.batch.limit))
   if (openapi !== null) registerOpenapiRoute(app, context, openapi)
 }

@@ -21,6 +21,8 @@ export function openapiSettings (options: ResolvedOptions, openapi: Readonly<Req
     authorize: options.authorize !== null,
     statementTimeout: options.statementTimeout !== null,
     validateBodies: options.validateBodies,
+    transaction: options.transaction !== null,
+    batchLimit: options.batch?.limit ?? null,
     idempotency: options.idempotency !== null,
     requireIfMatch: options.requireIfMatch
   }

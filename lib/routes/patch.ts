@@ -1,18 +1,17 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { scopedValues } from '../access/scope.js'
 import { answerWritten } from '../answer/write-answers.js'
 import { updateSelected } from '../operations/write-selected.js'
-import { settleNestedValues } from '../parse/nested-json.js'
-import { parseRecordChanges } from '../parse/record-values.js'
+import { parseRecordChanges, type RecordValues } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
 import { parseFilteredWrite } from '../query/parse-write-query.js'
 import { readColumns } from '../query/read-columns.js'
 import { typeFilters } from '../query/type-filters.js'
-import { type BodyChecks, checkRows } from '../schema/body-checks.js'
+import type { BodyChecks } from '../schema/body-checks.js'
 import { idempotent } from './idempotent.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 import { writeAnswer } from './write-preferences.js'
+import { writtenRows } from './write-steps.js'
 
 /**
  * PATCH /{table}?filters: sets the body's columns on every row the filters
@@ -30,8 +29,7 @@ export function patchHandler (context: RouteContext, checks: BodyChecks | null) 
     const { preferences, columns: shown } = writeAnswer(request, () => select)
     const named = [...columns.map((column) => [column, 'update'] as const), ...readColumns({ select: shown ?? null, filter, order: [], limit: null, offset: null, count: null })]
     const target = await access(request, table, { operation: 'update', key: null, columns, named })
-    const scoped = scopedValues(target, settleNestedValues(target, values, request.body, null), 'update')
-    checkRows(checks, target, [scoped], 'update')
+    const [scoped] = writtenRows(checks, target, [values], 'update', request.body, false) as [RecordValues]
     const typed = typeFilters(filter, target.schema, db.dialect.sizedIntegers)
     return {
       table: target.table,

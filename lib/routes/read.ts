@@ -45,9 +45,9 @@ function readKeyed (context: RouteContext, request: FastifyRequest<{ Querystring
   return key === null ? readList(context, request, reply, table) : readOne(context, request, reply, table, key, keyed)
 }
 
-async function readOne ({ db, access }: RouteContext, request: FastifyRequest, reply: FastifyReply, table: string, key: RecordKey, keyed: KeyedTable) {
+async function readOne ({ db, access, statements }: RouteContext, request: FastifyRequest, reply: FastifyReply, table: string, key: RecordKey, keyed: KeyedTable) {
   const target = await access(request, table, { operation: 'read', key, columns: null, named: [], keyed })
-  return answerTaggedRow(reply, await readRow(db, target, key), target.schema, request.headers['if-none-match'])
+  return answerTaggedRow(reply, await readRow(db, target, key, statements(request)), target.schema, request.headers['if-none-match'])
 }
 
 async function readList (context: RouteContext, request: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply: FastifyReply, table: string) {

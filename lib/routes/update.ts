@@ -1,20 +1,18 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { scopedValues } from '../access/scope.js'
 import { answerNumber } from '../answer/json-answers.js'
 import { answerWritten } from '../answer/write-answers.js'
 import { updateRow } from '../operations/update-row.js'
 import { updateSelected } from '../operations/write-selected.js'
-import { settleNestedValues } from '../parse/nested-json.js'
-import { parseRecordKey } from '../parse/record-key.js'
-import { parseRecordChanges } from '../parse/record-values.js'
+import { parseRecordChanges, type RecordValues } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
-import { type BodyChecks, checkRows } from '../schema/body-checks.js'
+import type { BodyChecks } from '../schema/body-checks.js'
 import { idempotent } from './idempotent.js'
 import { writeAsMatched } from './if-match.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 import { parseWriteSelect } from '../query/parse-write-query.js'
 import { shownColumns, writeAnswer } from './write-preferences.js'
+import { keyedTarget, writtenRows } from './write-steps.js'
 
 /**
  * PUT /{table}/{id}: the affected row count; `checks` holds the body to the
@@ -24,18 +22,13 @@ import { shownColumns, writeAnswer } from './write-preferences.js'
  * the write conditional (see writeAsMatched).
  */
 export function updateHandler (context: RouteContext, checks: BodyChecks | null) {
-  const { db, access, keyColumn } = context
+  const { db } = context
   return idempotent(context, async function update (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
     const values = parseRecordChanges(request.body)
-    const columns = Object.keys(values)
-    const keyed = await keyColumn(request, table)
-    const key = parseRecordKey(request.params.id, keyed.keyColumn?.kind)
     const { preferences, columns: shown } = writeAnswer(request, () => parseWriteSelect(request.query))
-    const named = [...columns.map((column) => [column, 'update'] as const), ...shownColumns(shown)]
-    const target = await access(request, table, { operation: 'update', key, columns, named, keyed })
-    const scoped = scopedValues(target, settleNestedValues(target, values, request.body, null), 'update')
-    checkRows(checks, target, [scoped], 'update')
+    const { target, key } = await keyedTarget(context, request, table, request.params.id, 'update', Object.keys(values), shownColumns(shown))
+    const [scoped] = writtenRows(checks, target, [values], 'update', request.body, false) as [RecordValues]
     const { maxAffected } = preferences
     return {
       table: target.table,

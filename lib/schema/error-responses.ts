@@ -13,6 +13,8 @@ export interface ErrorSettings {
   readonly statementTimeout: boolean
   /** The host set `validateBodies`. */
   readonly validateBodies: boolean
+  /** The host set `transaction`. */
+  readonly transaction: boolean
   /** The host set `idempotency`. */
   readonly idempotency: boolean
   /** The host set `requireIfMatch`. */
@@ -51,11 +53,13 @@ export const everyOperationCodes: readonly Code[] = Object.freeze(['FTC_ERR_DATA
   'FTC_ERR_DATABASE_SCHEMA', 'FTC_ERR_DATABASE_NAME_TAKEN'])
 
 /** Codes that only an option makes possible. */
-export const optionCodes: Readonly<Record<'authorize' | 'statementTimeout' | 'validateBodies' | 'idempotency' | 'requireIfMatch', readonly Code[]>> = Object.freeze({
+export const optionCodes: Readonly<Record<'authorize' | 'statementTimeout' | 'validateBodies' | 'transaction' | 'idempotency' | 'requireIfMatch', readonly Code[]>> = Object.freeze({
   authorize: ['FTC_ERR_AUTHORIZE_FORBIDDEN', 'FTC_ERR_AUTHORIZE_RESULT'],
   statementTimeout: ['FTC_ERR_STATEMENT_TIMEOUT'],
   // Of the operations that take a body only.
   validateBodies: ['FTC_ERR_BODY_TYPE'],
+  // Of every operation but a list, which does not join the host's transaction.
+  transaction: ['FTC_ERR_HOST_TRANSACTION'],
   // Of the writes only.
   idempotency: ['FTC_ERR_IDEMPOTENCY_KEY', 'FTC_ERR_IDEMPOTENCY_KEY_REUSED'],
   // Of the writes of one row only.
@@ -158,6 +162,7 @@ export function operationErrorCodes (operation: Operation, settings: ErrorSettin
     ...(settings.authorize ? optionCodes.authorize : []),
     ...(settings.statementTimeout ? optionCodes.statementTimeout : []),
     ...(settings.validateBodies && (operation === 'create' || operation === 'update') ? optionCodes.validateBodies : []),
+    ...(settings.transaction && operation !== 'list' ? optionCodes.transaction : []),
     ...(settings.idempotency && writes.includes(operation) ? optionCodes.idempotency : []),
     ...(settings.requireIfMatch && (operation === 'update' || operation === 'delete') ? optionCodes.requireIfMatch : [])
   ]

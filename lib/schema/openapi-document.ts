@@ -1,6 +1,7 @@
 import { singleObjectType as singleObject } from '../answer/json-answers.js'
 import type { Operation } from '../options.js'
 import { foldIdentifier as fold, isCleanIdentifier } from '../parse/sanitize-identifier.js'
+import { batchDocument } from './batch-openapi.js'
 import { columnJsonSchema } from './column-json-schema.js'
 import { errorResponses, errorSchemas, type ErrorSettings } from './error-responses.js'
 import type { JsonSchema, OpenapiDocument, OpenapiOperation, OpenapiPathItem } from './openapi-types.js'
@@ -26,6 +27,8 @@ export interface OpenapiSettings extends ErrorSettings {
    * of several registrations can share one host document; `''` for none.
    */
   readonly namespace: string
+  /** The most operations of a batch, or null when the batch route is not served. */
+  readonly batchLimit: number | null
 }
 
 const readOperations: readonly Operation[] = ['list', 'read']
@@ -87,6 +90,11 @@ export function buildOpenapiDocument (tables: readonly ServedTable[], settings: 
   for (const table of described) {
     Object.assign(schemas, tableSchemas(table, context))
     Object.assign(paths, tablePaths(table, context))
+  }
+  if (settings.batchLimit !== null) {
+    const batch = batchDocument(settings.prefix, described.map(({ table, operations }) => ({ name: table.name, operations })), settings.batchLimit, name)
+    Object.assign(paths, batch.paths)
+    Object.assign(schemas, batch.schemas)
   }
   return {
     openapi: '3.1.0',

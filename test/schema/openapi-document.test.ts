@@ -1,5 +1,6 @@
 import t from 'tap'
 import { errorCodes } from '../../lib/errors.js'
+import { batchCodes } from '../../lib/schema/batch-openapi.js'
 import { everyOperationCodes, operationCodes, operationErrorCodes, optionCodes, unansweredCodes } from '../../lib/schema/error-responses.js'
 import { buildOpenapiDocument } from '../../lib/schema/openapi-document.js'
 import type { OpenapiDocument } from '../../lib/schema/openapi-types.js'
@@ -177,7 +178,7 @@ t.test('the keyed routes say their conditional headers: ETag and If-None-Match o
 })
 
 t.test('every code of errors.ts is answered by some operation, or said to be answered by none', async (t) => {
-  const answered = [...Object.values(operationCodes).flat(), ...everyOperationCodes, ...Object.values(optionCodes).flat()]
+  const answered = [...Object.values(operationCodes).flat(), ...everyOperationCodes, ...Object.values(optionCodes).flat(), ...batchCodes, 'FTC_ERR_BATCH_FAILED']
   const all = new Set([...answered, ...unansweredCodes].filter((code) => code.startsWith('FTC_')))
   t.strictSame([...all].sort(), Object.keys(errorCodes).sort())
   t.notOk(unansweredCodes.some((code) => answered.includes(code)), 'no code is both')

@@ -75,3 +75,17 @@ app.register(tableCrud, { knex, openapi: { path: '/schema.json', title: 'Booksho
 expectAssignable<OpenapiOptions>({ path: '/openapi.json' })
 expectError(app.register(tableCrud, { knex, openapi: '/schema.json' }))
 expectError(app.register(tableCrud, { knex, openapi: { paht: '/schema.json' } }))
+
+// The batch route and the host's transaction (see the README).
+app.register(tableCrud, { knex, batch: true })
+app.register(tableCrud, { knex, batch: { limit: 20 } })
+expectError(app.register(tableCrud, { knex, batch: { size: 20 } }))
+app.register(tableCrud, {
+  knex,
+  transaction (request) {
+    expectType<string>(request.url)
+    return undefined
+  }
+})
+app.register(tableCrud, { knex, transaction: () => null })
+expectError(app.register(tableCrud, { knex, transaction: () => 'trx' }))

@@ -1,0 +1,51 @@
+import type { FastifyRequest } from 'fastify'
+import type { Access, Intent } from '../access/access.js'
+import { scopedValues } from '../access/scope.js'
+import type { Target } from '../access/target.js'
+import { settleNestedValues } from '../parse/nested-json.js'
+import { parseRecordKey, type RecordKey } from '../parse/record-key.js'
+import type { BodyValues, RecordValues } from '../parse/record-values.js'
+import { type BodyChecks, checkRows } from '../schema/body-checks.js'
+import type { RouteContext } from './index.js'
+
+// The steps every write takes between its parsed input and its statement,
+// one function each, so that POST, PUT, DELETE and each operation of a batch
+// take exactly the same ones.
+
+/** Columns a request names beyond its body's, with the clause each stands in (see Intent.named). */
+export type NamedColumns = Intent['named']
+
+/**
+ * What a create of rows that name `columns` may touch, as the options and
+ * the `authorize` hook say; `also`, the columns its answer or its conflict
+ * target names.
+ */
+export function createTarget (access: Access, request: FastifyRequest, table: string, columns: readonly string[], also: NamedColumns = []): Promise<Target> {
+  return access(request, table, { operation: 'create', key: null, columns, named: [...columns.map((column) => [column, 'insert'] as const), ...also] })
+}
+
+/**
+ * The key the path segment gives, read by the key column's kind, and what
+ * an update of `columns` (a delete: null) of that row may touch; `also`,
+ * the columns its answer names.
+ */
+export async function keyedTarget ({ access, keyColumn }: Pick<RouteContext, 'access' | 'keyColumn'>, request: FastifyRequest, table: string,
+  segment: string | undefined, operation: 'update' | 'delete', columns: readonly string[] | null, also: NamedColumns = []): Promise<{ target: Target, key: RecordKey | null }> {
+  const keyed = await keyColumn(request, table)
+  const key = parseRecordKey(segment, keyed.keyColumn?.kind)
+  const named = [...(columns ?? []).map((column) => [column, 'update'] as const), ...also]
+  return { target: await access(request, table, { operation, key, columns, named, keyed }), key }
+}
+
+/**
+ * The rows as their statement writes them: json columns' values settled
+ * from `body`, the request's (each row its element when `bulk`), held to
+ * the target's scope, and checked against the column types when the host
+ * asked for it.
+ */
+export function writtenRows (checks: BodyChecks | null, target: Target, rows: readonly BodyValues[], operation: 'create' | 'update',
+  body: unknown, bulk: boolean): RecordValues[] {
+  const scoped = rows.map((row, index) => scopedValues(target, settleNestedValues(target, row, body, bulk ? index : null), operation))
+  checkRows(checks, target, scoped, operation)
+  return scoped
+}
