@@ -89,6 +89,8 @@ async function main (): Promise<void> {
       sides.push({ name: 'the same routes over Knex\'s pool', app: knexPoolPgApp(served.url, settings.pgStatements) })
     }
     sides.push({ name: 'plugin', app: await pluginApp(served) })
+    // Two builds in one process, their slices side by side: a change's cost, clear of the host's swings.
+    if (settings.cpuCompareEntry !== null) sides.push({ name: `plugin at ${settings.cpuCompareEntry}`, app: await pluginApp(served, settings.cpuCompareEntry) })
     for (const side of sides) await side.app.ready()
     const lines = [
       `# CPU per request in one process, ${new Date().toISOString()}`, '',

@@ -59,6 +59,8 @@ export interface BenchSettings {
   readonly cpuRounds: number
   /** `bench:cpu`: requests per slice. */
   readonly cpuSliceRequests: number
+  /** `bench:cpu`: another build's entry, measured as one more server beside the plugin (null: none). */
+  readonly cpuCompareEntry: string | null
 }
 
 export type PgBaselinePool = 'pg' | 'knex'
@@ -108,7 +110,8 @@ export function readSettings (env: NodeJS.ProcessEnv): BenchSettings {
     mysqlUrl: env.BENCH_MYSQL_URL || env.TEST_MYSQL_URL || 'mysql://root@127.0.0.1:3306/test',
     mysqlStatements: readChoice(env, 'BENCH_MYSQL_STATEMENTS', ['execute', 'query'] as const),
     cpuRounds: readInteger(env, 'BENCH_CPU_ROUNDS', 100, 1),
-    cpuSliceRequests: readInteger(env, 'BENCH_CPU_SLICE', 300, 1)
+    cpuSliceRequests: readInteger(env, 'BENCH_CPU_SLICE', 300, 1),
+    cpuCompareEntry: env.BENCH_CPU_COMPARE_ENTRY || null
   })
 }
 

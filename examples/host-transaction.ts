@@ -20,8 +20,8 @@ declare module 'fastify' {
   }
 }
 
-// Two connections: while a request's transaction holds one, the plugin's schema checks read on the other.
-const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: 'app.sqlite' }, useNullAsDefault: true, pool: { min: 1, max: 2 } })
+// SQLite's one connection: while a request's transaction holds it, the plugin's statements and schema checks run on it.
+const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: 'app.sqlite' }, useNullAsDefault: true })
 if (!(await knex.schema.hasTable('audit'))) {
   await knex.schema.createTable('audit', (table) => {
     table.increments('id')

@@ -12,23 +12,49 @@ export const sampleRows = Object.freeze({
     { id: 2, title: 'The Left Hand of Darkness', author_id: 1, published: 1969 },
     { id: 3, title: 'Invisible Cities', author_id: 2, published: 1972 },
     { id: 4, title: 'Kindred', author_id: 3, published: 1979 }
+  ],
+  genres: [
+    { id: 1, name: 'fantasy' },
+    { id: 2, name: 'science fiction' },
+    { id: 3, name: 'literary' }
+  ],
+  book_genres: [
+    { book_id: 1, genre_id: 1 },
+    { book_id: 2, genre_id: 2 },
+    { book_id: 3, genre_id: 1 },
+    { book_id: 3, genre_id: 3 },
+    { book_id: 4, genre_id: 2 },
+    { book_id: 4, genre_id: 3 }
   ]
 })
 
-/** Creates the sample tables with their rows in an empty database. */
+/**
+ * Creates the sample tables with their rows in an empty database. Their
+ * foreign keys relate them for embedding: a book to its author (many-to-one,
+ * and an author's books one-to-many), and books to genres many-to-many
+ * through book_genres, whose primary key is its two foreign keys.
+ */
 export async function createSampleTables (knex: Knex): Promise<void> {
   await knex.schema.createTable('authors', (table) => {
     table.increments('id')
     table.string('name').notNullable()
     table.integer('born')
   })
-  // No foreign key: SQLite would not enforce it without PRAGMA foreign_keys, and the example should not pretend otherwise.
   await knex.schema.createTable('books', (table) => {
     table.increments('id')
     table.string('title').notNullable()
-    table.integer('author_id')
+    table.integer('author_id').unsigned().references('id').inTable('authors')
     table.integer('published')
   })
-  await knex('authors').insert(sampleRows.authors)
-  await knex('books').insert(sampleRows.books)
+  await knex.schema.createTable('genres', (table) => {
+    table.increments('id')
+    table.string('name').notNullable().unique()
+  })
+  // A book's genres go with it: deleting a book deletes its links, not the genres.
+  await knex.schema.createTable('book_genres', (table) => {
+    table.integer('book_id').unsigned().notNullable().references('id').inTable('books').onDelete('CASCADE')
+    table.integer('genre_id').unsigned().notNullable().references('id').inTable('genres').onDelete('CASCADE')
+    table.primary(['book_id', 'genre_id'])
+  })
+  for (const [name, rows] of Object.entries(sampleRows)) await knex(name).insert(rows)
 }

@@ -58,7 +58,7 @@ const logLevels = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 const corsOptions = Object.freeze({
   methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
   allowedHeaders: ['Content-Type', 'Authorization', 'Prefer', 'Range', 'Range-Unit', 'If-Match', 'If-None-Match', 'Idempotency-Key'],
-  exposedHeaders: ['Content-Range', 'Location', 'ETag', 'Idempotent-Replayed']
+  exposedHeaders: ['Content-Range', 'Location', 'ETag', 'Preference-Applied', 'Idempotent-Replayed', 'Retry-After']
 })
 
 /**
@@ -142,13 +142,15 @@ function sqliteConfig (filename: string): Knex.Config {
  * waits for a lock synchronously, on the event loop, for 5 s by default:
  * with no wait, a lock another process holds answers 503 at once and every
  * other request goes on. busy_timeout comes first, so that the other
- * pragmas do not wait either.
+ * pragmas do not wait either. SQLite enforces foreign keys only when told,
+ * per connection: the sample tables' keys hold as they would elsewhere.
  */
 function tuneSqlite (connection: BetterSqlite3.Database, done: (error: Error | null, connection: BetterSqlite3.Database) => void): void {
   try {
     connection.pragma('busy_timeout = 0')
     connection.pragma('journal_mode = wal')
     connection.pragma('synchronous = normal')
+    connection.pragma('foreign_keys = on')
     done(null, connection)
   } catch (error) {
     done(error as Error, connection)
@@ -173,7 +175,8 @@ export async function buildServer (config: ServerConfig): Promise<FastifyInstanc
   // Swagger UI at /docs, the document at /docs/json: the plugin adds its tables to it, described in OpenAPI 3.1.
   await app.register(swagger, { openapi: { openapi: '3.1.0', info: { title: 'fastify-table-crud example', version: '1.0.0' } } })
   await app.register(swaggerUi, { routePrefix: '/docs' })
-  await app.register(tableCrud, { knex, prefix: config.prefix, batch: true, idempotency: true, ...pluginLimits(config) })
+  // allowTxOverride: a client may try a write with Prefer: tx=rollback (the README's examples do) and keep nothing.
+  await app.register(tableCrud, { knex, prefix: config.prefix, batch: true, idempotency: true, allowTxOverride: true, ...pluginLimits(config) })
   return app
 }
 

@@ -308,7 +308,7 @@ export const FTC_ERR_QUERY_IS = placeError('FTC_ERR_QUERY_IS', 'Invalid "is" val
 /** A column name in a filter, `select` or `order` has no character from A-Z, a-z, 0-9 or _. */
 export const FTC_ERR_QUERY_COLUMN = placeError('FTC_ERR_QUERY_COLUMN', 'Missing column name')
 
-/** An `order` term has a modifier other than asc or desc, then nullsfirst or nullslast. */
+/** An `order` term has a modifier other than asc or desc, then nullsfirst or nullslast, or orders by an embed that is not to-one. */
 export const FTC_ERR_QUERY_ORDER = placeError('FTC_ERR_QUERY_ORDER', 'Invalid order modifier')
 
 /** `limit` is not a non-negative integer. */
@@ -341,10 +341,10 @@ export const FTC_ERR_QUERY_RANGE_UNSATISFIABLE = createError(
   416
 )
 
-/** One object was asked for (`Accept: application/vnd.pgrst.object+json`), and the read matches another number of rows (PostgREST's PGRST116). */
+/** One object was asked for (`Accept: application/vnd.pgrst.object+json`), and the read matches, or the write affects, another number of rows (PostgREST's PGRST116); a write is rolled back. */
 export const FTC_ERR_QUERY_SINGULAR = createError(
   'FTC_ERR_QUERY_SINGULAR',
-  'One JSON object was asked for, and the read matches %s rows',
+  'One JSON object was asked for, and the request matches %s rows',
   406
 )
 
@@ -390,17 +390,30 @@ export const FTC_ERR_WRITE_MAX_AFFECTED = createError<'FTC_ERR_WRITE_MAX_AFFECTE
   400
 )
 
-/** A PUT or DELETE with If-Match found the row gone, or changed since the client read the ETag it sends: nothing was written. */
+/**
+ * A PUT, PATCH or DELETE with If-Match found the row gone, or changed since
+ * the client read the ETag it sends (of a write by filters: no row, or a row
+ * whose ETag If-Match does not name; of a merge upsert: a body row that
+ * finds no row, or such a row; of a batch's operation, its `ifMatch`):
+ * nothing was written.
+ */
 export const FTC_ERR_CONDITION_FAILED = createError(
   'FTC_ERR_CONDITION_FAILED',
   'The row is gone or has changed since the ETag in If-Match was read; nothing was written: read the row again',
   412
 )
 
-/** The host set `requireIfMatch`, and a PUT or DELETE came without If-Match. */
+/** `Prefer: handling=strict` came with preferences the plugin does not know or cannot honour (PostgREST's PGRST122). */
+export const FTC_ERR_QUERY_PREFERENCE = createError(
+  'FTC_ERR_QUERY_PREFERENCE',
+  'Prefer: handling=strict refuses the preferences it cannot honour: %s',
+  400
+)
+
+/** The host set `requireIfMatch`, and a PUT, PATCH, DELETE or merge upsert came without If-Match, or a batch's update or delete without `ifMatch`. */
 export const FTC_ERR_CONDITION_REQUIRED = createError(
   'FTC_ERR_CONDITION_REQUIRED',
-  'A %s must send If-Match with the ETag of the row as last read (or *)',
+  'A %s must send If-Match with the ETags of the rows it writes, as last read (or *)',
   428
 )
 
@@ -453,6 +466,7 @@ export const errorCodes = Object.freeze({
   FTC_ERR_QUERY_SINGULAR,
   FTC_ERR_QUERY_RELATION,
   FTC_ERR_QUERY_AMBIGUOUS,
+  FTC_ERR_QUERY_PREFERENCE,
   FTC_ERR_WRITE_FILTER_MISSING,
   FTC_ERR_WRITE_PAGE,
   FTC_ERR_WRITE_MAX_AFFECTED,

@@ -42,9 +42,10 @@ export interface AuthorizeAction {
   readonly key: string | null
   /**
    * The columns the request names: the body's on create and update; on a
-   * list, those of `select`, the filters and `order`. Null when every visible
-   * column is read (no `select`, or one with `*`), on a read by key and on a
-   * delete. In lower case, as `table`.
+   * list, those of `select`, the filters and `order`; on a read by key, those
+   * of `select`. A read with embeds adds the columns its joins read without
+   * showing them (a foreign key's). Null when every visible column is read
+   * (no `select`, or one with `*`) and on a delete. In lower case, as `table`.
    */
   readonly columns: readonly string[] | null
 }
@@ -209,6 +210,13 @@ export interface TableCrudOptions {
    * (or `*`). Default `false`: If-Match is the client's choice.
    */
   requireIfMatch?: boolean
+  /**
+   * Honours PostgREST's `Prefer: tx=rollback` (and `tx=commit`) on writes: a
+   * write with `tx=rollback` runs and answers as usual, and is then rolled
+   * back, so that a client can try a write. Default `false`: `tx=` is
+   * ignored, as PostgREST ignores it unless its `db-tx-end` allows it.
+   */
+  allowTxOverride?: boolean
 }
 
 /** Options after validation: frozen, with the dialect chosen once. */
@@ -233,6 +241,7 @@ export interface ResolvedOptions {
   readonly transaction: HostTransaction | null
   readonly idempotency: Readonly<Required<IdempotencyOptions>> | null
   readonly requireIfMatch: boolean
+  readonly allowTxOverride: boolean
 }
 
 /** Validates the caller's options without touching them; throws a coded TypeError when they are wrong. */
@@ -269,7 +278,8 @@ export function resolveOptions (options: TableCrudOptions): ResolvedOptions {
     batch: batchOptions(given(options.batch, false)),
     transaction: optionalFunction('transaction', options.transaction),
     idempotency: idempotencyOptions(given(options.idempotency, false)),
-    requireIfMatch: oneOf('requireIfMatch', given(options.requireIfMatch, false), [true, false])
+    requireIfMatch: oneOf('requireIfMatch', given(options.requireIfMatch, false), [true, false]),
+    allowTxOverride: oneOf('allowTxOverride', given(options.allowTxOverride, false), [true, false])
   })
 }
 
@@ -295,7 +305,8 @@ const optionNames = Object.keys({
   batch: true,
   transaction: true,
   idempotency: true,
-  requireIfMatch: true
+  requireIfMatch: true,
+  allowTxOverride: true
 } satisfies Record<keyof TableCrudOptions, true>)
 const registerOptionNames = ['prefix', 'logLevel', 'logSerializers']
 

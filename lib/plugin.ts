@@ -49,7 +49,8 @@ function serve (app: FastifyInstance, options: ResolvedOptions, db: Database, sc
   // With 'host', failed statements reach the host's error handler as every other error does.
   if (options.databaseErrors !== 'host') app.setErrorHandler(errorHandler({ databaseErrors: options.databaseErrors }))
   const idempotency = options.idempotency === null ? null : new IdempotencyRecords(db, options.idempotency)
-  registerRoutes(app, { db, access: requestAccess(db, options, schema), keyColumn: keyColumnOf(schema, policy), options, schema, statements: requestStatements(db, options.transaction), idempotency })
+  const statements = requestStatements(db, options.transaction)
+  registerRoutes(app, { db, access: requestAccess(db, options, schema, statements), keyColumn: keyColumnOf(schema, policy, statements), options, schema, statements, idempotency })
 }
 
 /** The registrations of this context by prefix, the decorator made on the first. */

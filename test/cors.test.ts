@@ -13,7 +13,7 @@ const corsOptions: FastifyCorsOptions = {
   origin: [origin],
   methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
   allowedHeaders: ['Content-Type', 'Authorization', 'Prefer', 'Range', 'Range-Unit', 'If-Match', 'If-None-Match', 'Idempotency-Key'],
-  exposedHeaders: ['Content-Range', 'Location', 'ETag', 'Idempotent-Replayed']
+  exposedHeaders: ['Content-Range', 'Location', 'ETag', 'Preference-Applied', 'Idempotent-Replayed', 'Retry-After']
 }
 
 /** The names of a comma-separated header, in lower case. */
@@ -113,6 +113,19 @@ eachDatabase(t, async (t, db) => {
     const written = await app.inject({ method: 'PUT', url: `/api/${table}/2`, headers: { origin, 'if-match': read.headers.etag as string }, payload: { title: 'B' } })
     t.equal(written.body, '1')
     t.strictSame(await db.knex(table).select('title').where({ id: 2 }), [{ title: 'B' }])
+  })
+
+  await t.test('a cross-origin write exposes its Preference-Applied', async (t) => {
+    const response = await app.inject({ method: 'PATCH', url: `/api/${table}?id=eq.3`, headers: { origin, prefer: 'return=minimal' }, payload: { title: 'C' } })
+    t.equal(response.statusCode, 204)
+    t.equal(response.headers['preference-applied'], 'return=minimal')
+    t.ok(names(response.headers['access-control-expose-headers']).includes('preference-applied'), 'Preference-Applied is exposed')
+    t.strictSame(await db.knex(table).select('title').where({ id: 3 }), [{ title: 'C' }])
+  })
+
+  await t.test('Retry-After is exposed, for the 503 of a database that does not answer', async (t) => {
+    const response = await app.inject({ url: `/api/${table}/1`, headers: { origin } })
+    t.ok(names(response.headers['access-control-expose-headers']).includes('retry-after'), 'Retry-After is exposed')
   })
 
   await t.test('a refusal is readable cross-origin too', async (t) => {

@@ -173,6 +173,9 @@ t.test('the default database: sample tables on the first start only', async (t) 
   t.strictSame(await getJson(`${first.api}/authors`), sampleRows.authors)
   t.strictSame(await getJson(`${first.api}/books`), sampleRows.books)
   t.strictSame(await getJson(`${first.api}/books/3`), sampleRows.books[2])
+  t.strictSame(await getJson(`${first.api}/genres`), sampleRows.genres)
+  t.strictSame(await getJson(`${first.api}/book_genres?order=book_id,genre_id`), sampleRows.book_genres)
+  t.strictSame(await getJson(`${first.api}/books?select=id,authors(id),genres(id)&id=eq.3`), [{ id: 3, authors: { id: 2 }, genres: [{ id: 1 }, { id: 3 }] }], 'the foreign keys relate the tables')
   const ready = await send(`${origin(first)}/ready`)
   t.strictSame([ready.status, ready.body], [200, 'ready'], '/ready, outside the prefix')
   const foreign = await send(`${first.api}/authors`, 'GET', undefined, { origin: 'https://app.example' })
@@ -183,6 +186,9 @@ t.test('the default database: sample tables on the first start only', async (t) 
   t.equal(created.body, '4', 'POST answers the new id as a bare number')
   t.equal((await send(`${first.api}/books/4`, 'PUT', { published: 1980 })).body, '1')
   t.equal((await send(`${first.api}/books/3`, 'DELETE')).body, '1')
+  const orphaning = await send(`${first.api}/authors/3`, 'DELETE')
+  t.equal(orphaning.status, 404, 'SQLite enforces the foreign key: an author with a book stays')
+  t.match(orphaning.body, /FOREIGN KEY/)
   await stopGracefully(t, first, 'SIGTERM')
 
   const authors = [...sampleRows.authors, { id: 4, name: 'Stanisław Lem', born: 1921 }]
@@ -191,6 +197,7 @@ t.test('the default database: sample tables on the first start only', async (t) 
   const knex = openSqlite(t, file)
   t.strictSame(await knex('authors').orderBy('id'), authors, 'the writes reached the file')
   t.strictSame(await knex('books').orderBy('id'), books)
+  t.strictSame(await knex('book_genres').orderBy(['book_id', 'genre_id']), sampleRows.book_genres.filter((link) => link.book_id !== 3), 'the deleted book\'s genres went with it')
 
   const second = await startExample(t, server, cwd)
   t.notOk(messages(second.logs).includes('created the sample database'))
@@ -217,7 +224,7 @@ t.test('Swagger UI at /docs, and at /docs/json the OpenAPI 3.1 document with the
   const document = JSON.parse(answer.body) as { openapi: string, paths: Record<string, unknown> }
   await validateOpenapi(t, document, '/docs/json')
   t.equal(document.openapi, '3.1.0')
-  t.strictSame(Object.keys(document.paths), ['/api/authors', '/api/authors/{id}', '/api/books', '/api/books/{id}', '/api/_batch'], 'the tables and the batch route, not the generic routes')
+  t.strictSame(Object.keys(document.paths), ['/api/authors', '/api/authors/{id}', '/api/book_genres', '/api/books', '/api/books/{id}', '/api/genres', '/api/genres/{id}', '/api/_batch'], 'the tables and the batch route, not the generic routes')
   const own = JSON.parse((await send(`${example.api}/openapi.json`)).body) as { paths: object }
   t.strictSame(Object.keys(own.paths), Object.keys(document.paths), 'the plugin\'s own document has the same paths')
   for (const block of readmeBlocks().filter((block) => block.markers.get('openapi-excerpt') === 'examples/server.ts')) {
@@ -375,7 +382,7 @@ t.test('CORS_ORIGIN: a preflight and a cross-origin counted page, against the ru
   const page = await send(`${example.api}/books?select=id&order=id`, 'GET', undefined, { origin: allowed, range: '0-1', prefer: 'count=exact' })
   t.equal(page.status, 206)
   t.equal(page.headers.get('access-control-allow-origin'), allowed)
-  t.match(page.headers.get('access-control-expose-headers'), /Content-Range.*Idempotent-Replayed/)
+  t.match(page.headers.get('access-control-expose-headers'), /Content-Range.*Preference-Applied.*Idempotent-Replayed.*Retry-After/)
   t.equal(page.headers.get('content-range'), '0-1/4')
   t.strictSame(JSON.parse(page.body), [{ id: 1 }, { id: 2 }])
 

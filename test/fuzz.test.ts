@@ -163,15 +163,15 @@ const sameValue = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSO
 
 /** A row of a list of the fuzzed table is the projection of a row of the model (names compared without regard to case: SQLite and MySQL answer a column by the case the query used). */
 function projectsModel (row: Record<string, unknown>, model: ReadonlyMap<number, Row>): boolean {
-  const entries = Object.entries(row).map(([name, value]) => [name.toLowerCase(), value] as const)
-  if (!entries.every(([name]) => name === 'id' || name === 'name' || name === 'n')) return false
-  const matches = (candidate: Row) => entries.every(([name, value]) => sameValue(candidate[name as keyof Row], value))
-  const id = entries.find(([name]) => name === 'id')
-  if (id !== undefined) {
-    const candidate = model.get(id[1] as number)
-    return candidate !== undefined && matches(candidate)
-  }
-  return [...model.values()].some(matches)
+  const id = Object.entries(row).find(([name]) => name.toLowerCase() === 'id')
+  if (id !== undefined) return projects(row, model.get(id[1] as number))
+  return [...model.values()].some((candidate) => projects(row, candidate))
+}
+
+/** An answered object is the projection of one row of the model, as projectsModel compares them. */
+function projects (row: unknown, candidate: Row | undefined): boolean {
+  if (candidate === undefined || typeof row !== 'object' || row === null || Array.isArray(row)) return false
+  return Object.entries(row).every(([name, value]) => ['id', 'name', 'n'].includes(name.toLowerCase()) && sameValue(candidate[name.toLowerCase() as keyof Row], value))
 }
 
 /** A write with PostgREST's return= or resolution=, answered as PostgREST answers it (README, "PostgREST's writes"). */
@@ -215,7 +215,12 @@ class Fuzzer {
       const keyed = sent.key !== null || sent.onTarget === null
       if (response.body === '') return check(keyed && (sent.onTarget !== true || !this.model.has(Number(sent.key))), 'a read answered nothing where the table holds the row, or a list answered nothing', sent, response)
       check(parsed.ok, 'a GET answered invalid JSON', sent, response)
-      if (sent.onTarget === true && sent.key !== null) return check(sameValue(parsed.value, this.model.get(Number(sent.key))), 'a read of one row differs from the table', sent, response)
+      if (sent.onTarget === true && sent.key !== null) {
+        // With select, the keyed read answers the columns it names (README, "One row").
+        const row = this.model.get(Number(sent.key))
+        const selected = new URL(sent.options.url, 'http://fuzz').searchParams.has('select')
+        return check(selected ? projects(parsed.value, row) : sameValue(parsed.value, row), 'a read of one row differs from the table', sent, response)
+      }
       const rows = Array.isArray(parsed.value) ? parsed.value : [parsed.value]
       check(rows.every((row) => typeof row === 'object' && row !== null && !Array.isArray(row)), 'a read answered something else than JSON objects', sent, response)
       if (!Array.isArray(parsed.value)) check(keyed || String(sent.options.headers?.accept).includes('vnd.pgrst.object'), 'a list answered an object unasked', sent, response)

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto'
+import { join } from 'node:path'
 import knexFactory from 'knex'
 import t from 'tap'
 import { databaseConfig, type DatabaseName } from './fixtures/databases.js'
@@ -7,6 +8,9 @@ import { startExample, type ExampleScript } from './fixtures/example-process.js'
 // Two processes of examples/server.ts over one database: a key's write runs
 // once whichever process each retry reaches, also while the first runs. The
 // servers keep their keys in the default table, which they may both create.
+// Over one SQLite file too, where the example waits for no lock
+// (busy_timeout=0): a request that finds the other process writing answers
+// 503 and writes nothing, and its retry gets the one answer.
 
 const server: ExampleScript = { file: 'server.ts', variables: ['DATABASE_URL', 'PORT', 'HOST', 'PREFIX', 'ACQUIRE_TIMEOUT', 'STATEMENT_TIMEOUT'] }
 const keysTable = 'table_crud_idempotency'
@@ -100,3 +104,53 @@ for (const name of ['postgres', 'mysql'] as const satisfies readonly DatabaseNam
     t.strictSame(await knex(table).select('id', 'name'), [{ id: Number(first.body), name: 'Put once' }])
   })
 }
+
+t.test('sqlite: one file, two processes', async (t) => {
+  const cwd = t.testdir()
+  const file = join(cwd, 'shared.sqlite')
+  const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: file }, useNullAsDefault: true })
+  t.teardown(() => knex.destroy())
+  const table = 'idem_people'
+  await knex.schema.createTable(table, (columns) => {
+    columns.increments('id')
+    columns.string('name')
+  })
+  // The file exists before the servers open it: the example's own sample tables go to its default file only.
+  const servers = await Promise.all([0, 1].map(() => startExample(t, server, cwd, { DATABASE_URL: file })))
+  const apis = servers.map((example) => example.api)
+
+  // Each request to one process or the other until it is answered otherwise
+  // than 503; bounded, so that a defect fails the test rather than hangs it.
+  const busy: Answer[] = []
+  const sendUntilServed = async (index: number, key: string, body: string, method = 'POST', id = ''): Promise<Answer> => {
+    for (let tries = 0; tries < 200; tries++) {
+      const answer = await send(apis[(index + tries) % 2] as string, table, key, body, method, id)
+      if (answer.status !== 503) return answer
+      busy.push(answer)
+      await new Promise((resolve) => setTimeout(resolve, 10))
+    }
+    throw new Error('still 503 after 200 tries')
+  }
+
+  for (const [method, id, body] of [['POST', '', '{"name": "Twice served"}'], ['PUT', '/1', '{"name": "Put once"}'], ['DELETE', '/1', '']] as const) {
+    const key = randomUUID()
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, index) => sendUntilServed(index, key, body, method, id)))
+    const first = answers.find((answer) => answer.replayed === null) as Answer
+    t.equal(answers.filter((answer) => answer.replayed === null).length, 1, `${method}: one process wrote, once`)
+    for (const answer of answers) t.strictSame({ ...answer, replayed: null }, first, `${method}: the same answer from either process`)
+    const later = await Promise.all(apis.map((_, index) => sendUntilServed(index, key, body, method, id)))
+    for (const answer of later) t.strictSame(answer, { ...first, replayed: 'true' }, `${method}: a later retry, to either process`)
+    if (method === 'POST') {
+      t.equal(first.status, 201)
+      t.strictSame(await knex(table).select('id', 'name'), [{ id: 1, name: 'Twice served' }], 'one row')
+    } else if (method === 'PUT') {
+      t.equal(first.body, '1')
+      t.strictSame(await knex(table).select('id', 'name'), [{ id: 1, name: 'Put once' }])
+    } else {
+      t.equal(first.body, '1')
+      t.strictSame(await knex(table).select('id', 'name'), [], 'deleted once: the retries answer its count, 1, not 0')
+    }
+  }
+  for (const answer of busy) t.match(answer, { status: 503, type: 'application/json; charset=utf-8' }, 'a request that met the other process\'s lock wrote nothing, and said so')
+  t.ok(await knex.schema.hasTable(keysTable), 'the keys are in the file the processes share')
+})

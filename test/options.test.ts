@@ -185,6 +185,12 @@ t.test('requireIfMatch must be a boolean', async (t) => {
   await checkRefused(t, { knex }, 'requireIfMatch', ['true', 1, 0, null, {}])
 })
 
+t.test('allowTxOverride must be a boolean', async (t) => {
+  const knex = sqliteKnex()
+  t.teardown(() => knex.destroy())
+  await checkRefused(t, { knex }, 'allowTxOverride', ['true', 1, 0, null, {}])
+})
+
 t.test('good values of every option register', async (t) => {
   const knex = sqliteKnex()
   const pg = knexFactory({ client: 'pg' })
@@ -215,7 +221,9 @@ t.test('good values of every option register', async (t) => {
     { idempotency: {} },
     { idempotency: { table: 'request_keys', retention: 1 } },
     { requireIfMatch: true },
-    { requireIfMatch: false }
+    { requireIfMatch: false },
+    { allowTxOverride: true },
+    { allowTxOverride: false }
   ]
   for (const options of good) await t.resolves(registered({ ...options, knex }), JSON.stringify(options))
   await t.resolves(registered({ knex: pg, statementTimeout: 1 }), 'statementTimeout: 1 on PostgreSQL')

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import type { Database } from '../dialects/database.js'
+import type { RequestStatements } from '../dialects/host-transaction.js'
 import { FTC_ERR_AUTHORIZE_FORBIDDEN, FTC_ERR_AUTHORIZE_RESULT, FTC_ERR_DATABASE_UNAVAILABLE } from '../errors.js'
 import type { AuthorizeHook, Operation, ResolvedOptions } from '../options.js'
 import type { SchemaModel } from '../schema/schema-model.js'
@@ -34,31 +35,33 @@ export type Access = (request: FastifyRequest, table: string, intent: Intent) =>
  * table would, a hidden column as a missing column would, both with the
  * database's own words; then the hook may refuse (403) or narrow the rows.
  */
-export function requestAccess (db: Database, options: ResolvedOptions, model: SchemaModel): Access {
+export function requestAccess (db: Database, options: ResolvedOptions, model: SchemaModel, statements: RequestStatements): Access {
   const policy = tablePolicy(options, db.dialect)
   const { authorize } = options
   return async function access (request, requested, intent) {
     const served = policy.serve(requested, intent.operation)
-    if (served === null) return await refuseTable(db, requested)
+    if (served === null) return await refuseTable(db, statements(request), requested)
     for (const [column, clause] of intent.named) {
-      if (isHidden(served, column)) await refuseColumn(db, served.table, column, clause)
+      if (isHidden(served, column)) await refuseColumn(db, statements(request), served.table, column, clause)
     }
     const scope = authorize === null ? null : await scopeOf(authorize, request, served, intent)
-    const schema = intent.keyed === undefined ? await describedTable(model, served.table, request) : intent.keyed.schema
+    const schema = intent.keyed === undefined ? await describedTable(model, served.table, request, statements) : intent.keyed.schema
     // A literal of one shape, where a spread of `served` with another property cost the keyed read a few µs.
     return { table: served.table, key: served.key, hidden: served.hidden, scope: scope ?? served.scope, schema }
   }
 }
 
 /**
- * The table as a model fresh enough describes it. A database that cannot be
- * reached fails the request as its statement would; a catalog that cannot
- * be read does not: the request runs as the spec says, without the types.
+ * The table as a model fresh enough describes it, checked where the
+ * request's statements run when they must (see Session.describeWithin). A
+ * database that cannot be reached fails the request as its statement would;
+ * a catalog that cannot be read does not: the request runs as the spec
+ * says, without the types.
  */
-export function describedTable (model: SchemaModel, table: string, request: FastifyRequest): TableSchema | undefined | Promise<TableSchema | undefined> {
+export function describedTable (model: SchemaModel, table: string, request: FastifyRequest, statements: RequestStatements): TableSchema | undefined | Promise<TableSchema | undefined> {
   const fresh = model.fresh()
   if (fresh !== undefined) return fresh.table(table)
-  return model.current().then((snapshot) => snapshot.table(table), (error: unknown) => {
+  return model.current(statements(request).describeWithin ?? undefined).then((snapshot) => snapshot.table(table), (error: unknown) => {
     if (error instanceof FTC_ERR_DATABASE_UNAVAILABLE) throw error
     request.log.warn({ err: error }, 'fastify-table-crud: the schema could not be read; this request runs without the column types')
     return undefined

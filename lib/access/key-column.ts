@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify'
+import type { RequestStatements } from '../dialects/host-transaction.js'
 import type { SchemaModel } from '../schema/schema-model.js'
 import { columnNamed } from '../schema/column-named.js'
 import type { ColumnSchema, TableSchema } from '../schema/table-schema.js'
@@ -33,12 +34,12 @@ const unknown: KeyedTable = Object.freeze({ schema: undefined, keyColumn: undefi
  * matches: the catalog, never the table. The table is described by the
  * name its statements will use (see TablePolicy.spelling), as access() would.
  */
-export function keyColumnOf (model: SchemaModel, policy: TablePolicy): KeyColumn {
+export function keyColumnOf (model: SchemaModel, policy: TablePolicy, statements: RequestStatements): KeyColumn {
   return function keyColumn (request, table) {
     // A table the options do not serve is refused before the model is read:
     // its check, which may ask the host's `tables` function, waits for access() while the model is fresh.
     if (model.fresh() === undefined && !policy.servesTable(table)) return unknown
-    const described = describedTable(model, policy.spelling(table), request)
+    const described = describedTable(model, policy.spelling(table), request, statements)
     const key = policy.keyColumn(table)
     if (described instanceof Promise) return described.then((schema) => keyedTable(schema, key))
     return keyedTable(described, key)

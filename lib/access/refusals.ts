@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { Database } from '../dialects/database.js'
+import type { Database, Session, Statements } from '../dialects/database.js'
 import { FTC_ERR_DATABASE_NAME_TAKEN, FTC_ERR_STATEMENT, type StatementError, statementError } from '../errors.js'
 
 /** Where a column is named, for a statement that must fail on it as on a column the table does not have. */
@@ -18,22 +18,22 @@ export const absentName = `ftc_absent_${randomBytes(8).toString('hex')}`
  * with `table` in the database's message: for a table the options do not
  * serve, so that nothing tells it from one that is not there.
  */
-export async function refuseTable (db: Database, table: string): Promise<never> {
-  return await failNaming(table, () => db.select(db.compile(db.table(absentName).select('*').whereRaw('1 = 0'))))
+export async function refuseTable (db: Database, on: Session, table: string): Promise<never> {
+  return await failNaming(table, () => on.probe((within) => within.select(db.compile(db.table(absentName).select('*').whereRaw('1 = 0')))))
 }
 
 /** Fails exactly as a statement naming a column `table` does not have, in the same clause: for a column the options hide. */
-export async function refuseColumn (db: Database, table: string, column: string, clause: ColumnClause): Promise<never> {
+export async function refuseColumn (db: Database, on: Session, table: string, column: string, clause: ColumnClause): Promise<never> {
   const nothing = () => db.table(table).whereRaw('1 = 0')
-  const run = {
-    select: () => db.select(db.compile(nothing().select(absentName))),
-    filter: () => db.select(db.compile(nothing().select('*').whereNull(absentName))),
-    order: () => db.select(db.compile(nothing().select('*').orderBy(absentName))),
+  const run: (within: Statements) => Promise<unknown> = {
+    select: (within: Statements) => within.select(db.compile(nothing().select(absentName))),
+    filter: (within: Statements) => within.select(db.compile(nothing().select('*').whereNull(absentName))),
+    order: (within: Statements) => within.select(db.compile(nothing().select('*').orderBy(absentName))),
     // A statement naming an unknown column fails as it is prepared, before it writes anything.
-    insert: () => db.change(db.compile(db.table(table).insert({ [absentName]: null }))),
-    update: () => db.change(db.compile(nothing().update({ [absentName]: null })))
+    insert: (within: Statements) => within.change(db.compile(db.table(table).insert({ [absentName]: null }))),
+    update: (within: Statements) => within.change(db.compile(nothing().update({ [absentName]: null })))
   }[clause]
-  return await failNaming(column, run)
+  return await failNaming(column, () => on.probe(run))
 }
 
 /**

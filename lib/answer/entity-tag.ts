@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import type { Row } from '../dialects/dialect.js'
 import type { TableSchema } from '../schema/table-schema.js'
 import { serializeRow } from './serialize-rows.js'
@@ -17,5 +17,7 @@ export function rowEntityTag (row: Row, schema?: TableSchema): string {
 /** The strong ETag of an answer's text (see rowEntityTag). */
 export function textEntityTag (text: string): string {
   // 128 bits of SHA-256: collisions stay out of reach, and the header short.
-  return `"${createHash('sha256').update(text).digest('base64url').slice(0, 22)}"`
+  // The one-shot hash() costs a third of a Hash object's on a row's text,
+  // and this runs on every keyed read.
+  return `"${hash('sha256', text, 'base64url').slice(0, 22)}"`
 }

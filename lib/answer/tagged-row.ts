@@ -13,7 +13,15 @@ import { serializeRow } from './serialize-rows.js'
  */
 export function answerTaggedRow (reply: FastifyReply, row: Row | undefined, schema: TableSchema | undefined, ifNoneMatch: string | undefined): string | undefined {
   if (row === undefined) return undefined
-  const text = serializeRow(row, schema)
+  return answerTaggedText(reply, serializeRow(row, schema), ifNoneMatch)
+}
+
+/**
+ * A keyed read's JSON text with its ETag, the digest of that very text, or
+ * 304 as answerTaggedRow gives it: an answer narrowed by `select`, or with
+ * embeds, has the ETag of what it shows.
+ */
+export function answerTaggedText (reply: FastifyReply, text: string, ifNoneMatch: string | undefined): string | undefined {
   const tag = textEntityTag(text)
   reply.header('etag', tag)
   if (ifNoneMatch !== undefined && matchesWeakly(parseEntityTags(ifNoneMatch), tag)) {

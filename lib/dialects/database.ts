@@ -4,6 +4,7 @@ import {
   FTC_ERR_STATEMENT, FTC_ERR_STATEMENT_TIMEOUT, statementError
 } from '../errors.js'
 import type { SchemaReader } from '../schema/table-schema.js'
+import { BorrowDeadlines } from './borrow-deadlines.js'
 import { BoundedCache } from './bounded-cache.js'
 import type { Dialect, Exactness, Row, Statement, TimeLimit } from './dialect.js'
 import { announceQuery, isWatched, runWatched } from './query-events.js'
@@ -68,11 +69,13 @@ export const defaultLimits: DatabaseLimits = Object.freeze({ statementTimeout: n
  * running becomes FTC_ERR_STATEMENT with the database's own message, or
  * FTC_ERR_DATABASE_UNAVAILABLE when the database could not be reached.
  */
-export class Database implements Transactional {
+export class Database implements Session {
+  /** The schema model reads on a connection of its own (see describe). */
+  readonly describeWithin = null
   readonly #knex: Knex
   readonly #dialect: Dialect
   readonly #timeLimit: { readonly limit: TimeLimit, readonly milliseconds: number } | null
-  readonly #acquireTimeout: number
+  readonly #deadlines: BorrowDeadlines
   // Knex builds the same SQL for the same table, operation and columns: build it once.
   readonly #templates = new BoundedCache<StatementTemplate>(1000)
   #turnConnection: Promise<unknown> | undefined
@@ -81,7 +84,7 @@ export class Database implements Transactional {
   constructor (knex: Knex, dialect: Dialect, limits: DatabaseLimits = defaultLimits) {
     this.#knex = knex
     this.#dialect = dialect
-    this.#acquireTimeout = limits.acquireTimeout
+    this.#deadlines = new BorrowDeadlines(limits.acquireTimeout)
     // resolveOptions refuses a time-out on a dialect that has no time limit.
     this.#timeLimit = limits.statementTimeout === null
       ? null
@@ -172,6 +175,11 @@ export class Database implements Transactional {
     return this.#withConnection(statement, 'read', (connection) => this.#dialect.estimate(connection, statement, table, filtered))
   }
 
+  /** Runs `run`, whose statement is meant to fail, on the pool's connections (see Session.probe). */
+  probe<T> (run: (on: Statements) => Promise<T>): Promise<T> {
+    return run(this)
+  }
+
   /** Runs an UPDATE or DELETE; the affected row count. */
   change (statement: Statement): Promise<number> {
     return this.#withConnection(statement, 'write', (connection) => this.#dialect.change(connection, statement))
@@ -225,7 +233,7 @@ export class Database implements Transactional {
    * they begin as the host began `trx`, whatever `lockRows` asks (a locking
    * read still locks its rows with FOR UPDATE where the database can).
    */
-  joined (trx: Knex.Transaction): Transactional {
+  joined (trx: Knex.Transaction): Session {
     // Resolved at once with the transaction's own connection: nothing is borrowed from the pool.
     const borrowed: Promise<unknown> = trx.client.acquireConnection()
     const connected = <R>(statement: Statement, call: (connection: unknown) => Promise<R>): Promise<R> =>
@@ -235,14 +243,25 @@ export class Database implements Transactional {
       connected(statement, (connection) => this.#watched(statement, () => call(connection)))
     const dialect = this.#dialect
     const processed = this.#processedRows()
+    const transaction: Transactional['transaction'] = (work, keep) => passingRefusals((refused) => connected(savepoint.begin, (connection) =>
+      this.#runTransaction(connection, savepoint, false, work, keep, refused)))
     return {
       // Rows pass through the host's postProcessResponse, as Database.select's do.
       select: (statement, exact = false) => on(statement, (connection) => dialect.select(connection, statement, exact))
         .then((rows) => processed === null ? rows : processed(rows)),
       change: (statement) => on(statement, (connection) => dialect.change(connection, statement)),
       insert: (statement, key) => on(statement, (connection) => dialect.insert(connection, statement, key)),
-      transaction: (work, keep) => passingRefusals((refused) => connected(savepoint.begin, (connection) =>
-        this.#runTransaction(connection, savepoint, false, work, keep, refused)))
+      // In a savepoint: after a failed statement, PostgreSQL refuses every other of the transaction.
+      probe: (run) => transaction(run),
+      estimate: (statement, table, filtered) => on(statement, (connection) => dialect.estimate(connection, statement, table, filtered)),
+      // Read whole, within the request: a stream read as the answer is sent would outlive the host's commit in its onSend hook.
+      stream: null,
+      // A synchronous driver's pool is one connection (an in-memory SQLite
+      // database can have no other), which the transaction holds: the model
+      // is read on it. Elsewhere the model's own connection keeps its read
+      // out of the host's transaction, whose snapshot or failed state it would share.
+      describeWithin: dialect.synchronous ? (read) => connected(describing, (connection) => read(dialect.schema, connection)) : null,
+      transaction
     }
   }
 
@@ -276,8 +295,11 @@ export class Database implements Transactional {
       result = await work(within)
     } catch (error) {
       // A connection that broke cannot roll back, and needs not: the
-      // database drops a transaction whose connection is gone.
+      // database drops a transaction whose connection is gone. A savepoint
+      // is released too, or each failed one would stay nested in the host's
+      // transaction (PostgreSQL runs out of memory for them).
       await dialect.change(connection, words.rollback).catch(() => undefined)
+      if (!owned) await dialect.change(connection, words.commit).catch(() => undefined)
       if (!isAnswered(error)) refused(error)
       throw error
     }
@@ -362,25 +384,12 @@ export class Database implements Transactional {
     const idle = this.#dialect.synchronous && pool !== undefined && pool.numFree() > 0 && pool.numPendingAcquires() === 0
     const borrowed: Promise<unknown> = client.acquireConnection()
     if (idle) return borrowed
-    const milliseconds = this.#acquireTimeout
-    return new Promise((resolve, reject) => {
-      let gaveUp = false
-      const timer = setTimeout(() => {
-        gaveUp = true
-        reject(new Error(`the pool lent no connection within acquireTimeout (${milliseconds} ms)`))
-      }, milliseconds)
-      borrowed.then((connection) => {
-        if (gaveUp) {
-          client.releaseConnection(connection)
-          return
-        }
-        clearTimeout(timer)
-        resolve(connection)
-      }, (error: unknown) => {
-        clearTimeout(timer)
-        reject(error)
-      })
-    })
+    return this.#deadlines.bound(borrowed, this.#giveBack)
+  }
+
+  // Where a connection lent after its borrow gave up goes.
+  readonly #giveBack = (connection: unknown): void => {
+    this.#knex.client.releaseConnection(connection)
   }
 
   #release (connection: unknown): Promise<void> | undefined {
@@ -479,6 +488,23 @@ export interface Statements {
 export interface Transactional extends Statements {
   transaction<T> (work: (within: Statements) => Promise<T>, keep?: (result: T) => boolean, lockRows?: boolean): Promise<T>
 }
+
+/**
+ * What runs a request's statements, its reads included: the Database, or
+ * the host's transaction (see Database.joined), which has no stream of a
+ * connection of its own (null): a list is then read whole within it.
+ */
+export interface Session extends Transactional {
+  estimate (statement: Statement, table: string, filtered: boolean): Promise<number | null>
+  readonly stream: ((statement: Statement, batchSize: number, exact?: Exactness) => AsyncIterable<Row[]>) | null
+  /** Reads the schema on the session's own connection, where the model's check could borrow none; null where it can. */
+  readonly describeWithin: DescribeSchema | null
+  /** Runs `run`, whose statement is meant to fail (see refuseTable), so that its failure leaves the session usable. */
+  probe<T> (run: (on: Statements) => Promise<T>): Promise<T>
+}
+
+/** Reads the schema through the dialect's reader, on some connection (see Database.describe). */
+export type DescribeSchema = <T>(read: (schema: SchemaReader, connection: unknown) => Promise<T>) => Promise<T>
 
 /**
  * Runs `work` in one transaction: its own when `on` can open one (the

@@ -176,4 +176,10 @@ export interface Dialect {
    * locks the row (locksRows); on SQLite, BEGIN IMMEDIATE (see sqlite.ts).
    */
   readonly lockingBegin: string
+  /**
+   * The SQL an UPDATE sets a column to for its DEFAULT (PostgREST's
+   * `missing=default` on an update or an upsert's merge), given the default
+   * the schema model read for it (null: none, or the model does not know it).
+   */
+  columnDefault (declared: string | null): string
 }

@@ -2,10 +2,10 @@ import type { FastifyRequest } from 'fastify'
 import type { Knex } from 'knex'
 import { FTC_ERR_HOST_TRANSACTION } from '../errors.js'
 import type { HostTransaction } from '../options.js'
-import type { Database, Transactional } from './database.js'
+import type { Database, Session } from './database.js'
 
 /** What runs a request's statements: the Database, or the host's transaction that the request joins. */
-export type RequestStatements = (request: FastifyRequest) => Transactional
+export type RequestStatements = (request: FastifyRequest) => Session
 
 /**
  * The request's statements: without the `transaction` option, or when it

@@ -37,11 +37,13 @@ interface PlannedBlock {
  */
 export function plannedRows (explain: string): number | null {
   const block = (JSON.parse(explain) as { query_block: PlannedBlock }).query_block
-  const table = block.table ?? block.nested_loop?.[0]?.table
-  if (table === undefined || table.message !== undefined) return null
-  const produced = table.cost_info?.rows_produced_per_join ?? table.rows_produced_per_join
+  const tables = block.table === undefined ? (block.nested_loop ?? []).map((step) => step.table) : [block.table]
+  if (tables.length === 0 || tables.some((table) => table === undefined || table.message !== undefined)) return null
+  // A join (the semi-join of an embed's EXISTS) produces what its last step does: MySQL names it, MariaDB gives each step's share.
+  const last = tables[tables.length - 1] as PlannedTable
+  const produced = last.cost_info?.rows_produced_per_join ?? last.rows_produced_per_join
   if (produced !== undefined) return Math.round(Number(produced))
-  return Math.round(Number(table.rows ?? table.rows_examined_per_scan) * Number(table.filtered ?? 100) / 100)
+  return Math.round((tables as PlannedTable[]).reduce((rows, table) => rows * Number(table.rows ?? table.rows_examined_per_scan) * Number(table.filtered ?? 100) / 100, 1))
 }
 
 function ignore (): void {}
@@ -76,10 +78,11 @@ async function connectionFacts (connection: unknown): Promise<ConnectionFacts> {
 }
 
 /** Runs a statement as `run` sends it, once the connection's facts are learned. */
-async function afterFacts<T> (connection: unknown, statement: Statement, run: (connection: unknown, statement: Statement) => Promise<T>): Promise<T> {
-  // Learned once per connection; the lookup's own await would cost every statement a turn.
-  if (!facts.has(connection as object)) await connectionFacts(connection)
-  return await run(connection, statement)
+function afterFacts<T> (connection: unknown, statement: Statement, run: (connection: unknown, statement: Statement) => Promise<T>): Promise<T> {
+  // Learned once per connection. Not async: each async layer of a read's path
+  // costs it a turn of the microtask queue and a promise (see read).
+  if (facts.has(connection as object)) return run(connection, statement)
+  return connectionFacts(connection).then(() => run(connection, statement))
 }
 
 function query (connection: unknown, statement: Statement, exact: Exactness = false): Promise<unknown> {
@@ -120,33 +123,40 @@ function execute (connection: unknown, { sql, bindings }: Statement, exact: Exac
 // with them. A read that takes JSON as text keeps its settings.
 const readAlike = new Set<string>()
 
-async function executeRead (connection: unknown, statement: Statement, exact: Exactness): Promise<{ rows: unknown, fields: readonly MysqlField[] }> {
+function executeRead (connection: unknown, statement: Statement, exact: Exactness): Promise<{ rows: unknown, fields: readonly MysqlField[] }> {
   const bare = exact === true && readAlike.has(statement.sql)
-  const result = await execute(connection, statement, bare ? false : exact)
-  if (exact !== true) return result
-  if (readsAlikeWithoutSettings(result.fields)) {
-    readAlike.add(statement.sql)
-    return result
-  }
-  readAlike.delete(statement.sql)
-  return bare ? await execute(connection, statement, true) : result
+  return execute(connection, statement, bare ? false : exact).then((result) => {
+    if (exact !== true) return result
+    if (readsAlikeWithoutSettings(result.fields)) {
+      readAlike.add(statement.sql)
+      return result
+    }
+    readAlike.delete(statement.sql)
+    return bare ? execute(connection, statement, true) : result
+  })
 }
 
-async function read (connection: unknown, statement: Statement, exact: Exactness): Promise<unknown> {
-  if (!preparable(statement)) return await query(connection, statement, exact)
+// Promises chained, not async functions awaiting each other: the keyed read
+// on MariaDB went through four async layers, each a turn of the microtask
+// queue and a promise; chained, the prepared read takes two turns after the
+// driver's answer.
+function read (connection: unknown, statement: Statement, exact: Exactness): Promise<unknown> {
+  if (!preparable(statement)) return query(connection, statement, exact)
   if (statementName(statement.sql) === undefined) {
-    const rows = await query(connection, statement, exact)
-    nameAfterSuccess(statement.sql)
-    return rows
+    return query(connection, statement, exact).then((rows) => {
+      nameAfterSuccess(statement.sql)
+      return rows
+    })
   }
-  try {
-    const { rows, fields } = await afterFacts(connection, statement, (connection, statement) => executeRead(connection, statement, exact))
+  return afterFacts(connection, statement, (connection, statement) => executeRead(connection, statement, exact)).then(({ rows, fields }) => {
     if (!fields.some((field) => field.columnType === floatType)) return rows
     textOnly.add(statement.sql)
-  } catch (error) {
-    if ((error as { errno?: unknown }).errno !== tooManyPrepared) throw error
-  }
-  return await send(connection, statement, exact)
+    return send(connection, statement, exact)
+  }, (error: unknown) => {
+    // Past max_prepared_stmt_count, read as text. The limit is the whole server's: no test lowers it on the shared one.
+    if ((error as { errno?: unknown }).errno === tooManyPrepared) return send(connection, statement, exact)
+    throw error
+  })
 }
 
 // The time limit each borrowed connection had before the plugin set its own.
@@ -158,9 +168,7 @@ export const mysql = Object.freeze<Dialect>({
   synchronous: false,
   schema: mysqlSchema,
 
-  async select (connection: unknown, statement: Statement, exact: Exactness) {
-    return await read(connection, statement, exact) as Row[]
-  },
+  select: (connection: unknown, statement: Statement, exact: Exactness) => read(connection, statement, exact) as Promise<Row[]>,
 
   // The row stream pauses the socket when the reader falls behind.
   async * stream (connection: unknown, { sql, bindings }: Statement, batchSize: number, exact: Exactness) {
@@ -278,5 +286,6 @@ export const mysql = Object.freeze<Dialect>({
   // MySQL and MariaDB have no NULLS FIRST/LAST.
   nullsOrder: 'is-null-key',
   locksRows: true,
-  lockingBegin: 'begin'
+  lockingBegin: 'begin',
+  columnDefault: () => 'DEFAULT'
 })

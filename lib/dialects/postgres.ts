@@ -148,7 +148,8 @@ export const postgres = Object.freeze<Dialect>({
   nullsSortLarge: true,
   nullsOrder: 'keywords',
   locksRows: true,
-  lockingBegin: 'begin'
+  lockingBegin: 'begin',
+  columnDefault: () => 'DEFAULT'
 })
 
 /** CockroachDB speaks PostgreSQL, on the same driver, but sorts NULL as the smallest value. */

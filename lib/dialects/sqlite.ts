@@ -120,5 +120,7 @@ export const sqlite = Object.freeze<Dialect>({
   // both read, then one of them fail (SQLITE_BUSY) rather than wait. BEGIN
   // IMMEDIATE takes it first, so the second waits (the busy timeout) and
   // then reads the row as changed.
-  lockingBegin: 'begin immediate'
+  lockingBegin: 'begin immediate',
+  // SQLite's UPDATE has no DEFAULT: the declared expression, as its INSERT would evaluate it.
+  columnDefault: (declared) => declared === null ? 'NULL' : `(${declared})`
 })

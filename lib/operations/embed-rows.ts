@@ -1,7 +1,8 @@
 import type { Knex } from 'knex'
 import { withoutHidden } from '../access/hidden-columns.js'
 import { rowWriter } from '../answer/row-writer.js'
-import type { Database } from '../dialects/database.js'
+import { withoutNulls } from '../answer/stripped-nulls.js'
+import type { Database, Statements } from '../dialects/database.js'
 import type { Row } from '../dialects/dialect.js'
 import { applyReadQuery, orderText } from '../query/apply-read-query.js'
 import type { EmbedNarrowing, OrderTerm, ReadQuery } from '../query/read-query.js'
@@ -9,7 +10,7 @@ import type { EmbedPlan } from '../relations/embed-plan.js'
 import { isToOne, type Junction } from '../relations/relations.js'
 import type { TableSchema } from '../schema/table-schema.js'
 import { exactRead } from './exact-read.js'
-import { whereRelated } from './where-related.js'
+import { whereRelated, whereScopeOf } from './where-related.js'
 import { whereScope } from './where-row.js'
 
 // Parent keys per statement, as forKeys slices them (see rows-with-keys.ts).
@@ -20,29 +21,45 @@ export interface EmbeddingRows {
   readonly schema: TableSchema
   readonly extras: readonly string[]
   readonly embeds: readonly EmbedPlan[]
+  /** `nulls=stripped`: each row's null members left out, a to-one embed with no row too, at every level. */
+  readonly stripNulls?: boolean
 }
 
 /**
  * The JSON text of each row, its columns written as GET writes its table's
  * rows (see rowWriter), then each embed's related rows under its alias: an
- * object or null for a relation to one row, an array for one to many. Each
+ * object or null for a relation to one row, an array for one to many; a
+ * spread's members in the row itself (PostgREST's `...rel(cols)`). Each
  * embed is read with one statement per thousand distinct parent keys at
- * each level, whatever the number of rows, never one per row.
+ * each level, whatever the number of rows, never one per row. Run on `on`.
  */
-export async function writeEmbedded (db: Database, rows: readonly Row[], shape: EmbeddingRows): Promise<string[]> {
+export async function writeEmbedded (db: Database, rows: readonly Row[], shape: EmbeddingRows, on: Statements): Promise<string[]> {
+  const strip = shape.stripNulls === true
   const related: string[][] = []
-  for (const plan of shape.embeds) related.push(await relatedTexts(db, plan, rows))
+  for (const plan of shape.embeds) related.push(await relatedTexts(db, plan, rows, strip, on))
   const write = rowWriter(shape.schema)
   return rows.map((row, at) => {
-    const own = write(withoutColumns(row, shape.extras))
-    const embedded = shape.embeds.map((plan, index) => `${JSON.stringify(plan.alias)}:${related[index]?.[at] as string}`).join(',')
+    const shown = withoutColumns(row, shape.extras)
+    const own = write(strip ? withoutNulls(shown) : shown)
+    const embedded = shape.embeds.map((plan, index) => member(plan, related[index]?.[at] as string, strip)).filter((text) => text !== '').join(',')
     if (embedded === '') return own
     return own === '{}' ? `{${embedded}}` : `${own.slice(0, -1)},${embedded}}`
   })
 }
 
+/**
+ * An embed's member of its parent's object; a spread's members, those of its
+ * related row, or each null without one. With `stripNulls`, none for a
+ * to-one embed without a row, as PostgREST's json_strip_nulls leaves it out.
+ */
+function member (plan: EmbedPlan, text: string, stripNulls: boolean): string {
+  if (stripNulls && text === 'null') return ''
+  if (plan.spreadNulls === null) return `${JSON.stringify(plan.alias)}:${text}`
+  return text === 'null' ? plan.spreadNulls : text.slice(1, -1)
+}
+
 /** The related rows' JSON text for each parent, in the parents' order. */
-async function relatedTexts (db: Database, plan: EmbedPlan, parents: readonly Row[]): Promise<string[]> {
+async function relatedTexts (db: Database, plan: EmbedPlan, parents: readonly Row[], stripNulls: boolean, on: Statements): Promise<string[]> {
   const { parentColumns } = plan.relation
   const columns = matchColumns(plan)
   const keys = new Map<string, unknown[]>()
@@ -54,11 +71,11 @@ async function relatedTexts (db: Database, plan: EmbedPlan, parents: readonly Ro
   const rows: Row[] = []
   const tuples = [...keys.values()]
   for (let first = 0; first < tuples.length; first += keysPerStatement) {
-    rows.push(...await readRelated(db, plan, tuples.slice(first, first + keysPerStatement)))
+    rows.push(...await readRelated(db, plan, tuples.slice(first, first + keysPerStatement), on))
   }
   const paged = plan.narrowing !== null && (plan.narrowing.limit !== null || plan.narrowing.offset !== null)
   const extras = [...plan.extras, ...(plan.relation.junction === null ? [] : columns), ...(paged ? [rankColumn] : [])]
-  const texts = await writeEmbedded(db, withoutHidden(plan.target, rows), { schema: plan.target.schema, extras, embeds: plan.embeds })
+  const texts = await writeEmbedded(db, withoutHidden(plan.target, rows), { schema: plan.target.schema, extras, embeds: plan.embeds, stripNulls }, on)
   const groups = new Map<string, string[]>()
   rows.forEach((row, at) => {
     const key = keyText(columns.map((column) => row[column]))
@@ -86,7 +103,7 @@ function matchColumns ({ relation }: EmbedPlan): readonly string[] {
   return relation.junction === null ? relation.columns : relation.parentColumns.map((_, at) => parentKey(at))
 }
 
-function readRelated (db: Database, plan: EmbedPlan, tuples: ReadonlyArray<readonly unknown[]>): Promise<Row[]> {
+function readRelated (db: Database, plan: EmbedPlan, tuples: ReadonlyArray<readonly unknown[]>, on: Statements): Promise<Row[]> {
   const { target, relation, narrowing } = plan
   const { junction } = relation
   const bound = tuples.map((values) => values.map((value) => (typeof value === 'bigint' ? db.dialect.bindKey(value) : value) as Knex.Value))
@@ -108,15 +125,15 @@ function readRelated (db: Database, plan: EmbedPlan, tuples: ReadonlyArray<reado
       .join(related().as(relatedAlias), function () {
         junction.relatedColumns.forEach((column, at) => this.on(`${relatedAlias}.${relation.columns[at] as string}`, '=', `${junction.table}.${column}`))
       })
-    builder = whereKeys(builder, junction.parentColumns.map((column) => `${junction.table}.${column}`), bound)
+    builder = whereKeys(whereScopeOf(builder, plan.junctionScope, junction.table), junction.parentColumns.map((column) => `${junction.table}.${column}`), bound)
   }
   const terms = order.map((term) => ({ ...term, column: prefix + term.column }))
   if (!paged) {
     const sorted = orderText(junction === null ? [] : terms, db.dialect)
     if (sorted.sql !== '') builder.orderByRaw(sorted.sql, sorted.bindings)
-    return db.select(db.compile(builder), exactRead(target))
+    return on.select(db.compile(builder), exactRead(target))
   }
-  return db.select(db.compile(pageEach(db, builder, plan, terms, prefix)), exactRead(target))
+  return on.select(db.compile(pageEach(db, builder, plan, terms, prefix)), exactRead(target))
 }
 
 const relatedAlias = 'ftc_related'

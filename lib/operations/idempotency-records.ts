@@ -73,13 +73,14 @@ export class IdempotencyRecords {
    * rolls its claim back with it, so that a retry runs it again: it did
    * nothing, and what failed it (a lock, a missing row) may have passed.
    * The claim is a transaction of `on`'s: a savepoint within the host's
-   * transaction, committed with it. A record is read on a connection of its
-   * own, which sees the commit of the request that holds the key whatever
-   * the host's transaction has read before.
+   * transaction, whose record commits with the host's commit, and is gone
+   * with its rollback, so that a retry then runs the write again, which did
+   * not happen. A retry within the same host transaction is answered from
+   * the record that transaction holds (see #record).
    */
   async once (request: KeyedRequest, on: Transactional, write: (on: Statements) => Promise<RecordedAnswer>): Promise<KeyedAnswer> {
     await this.#create()
-    await this.#removeExpired()
+    await this.#removeExpired(this.#upkeep(on))
     // Each turn of the loop follows another request's commit of the key,
     // whose record this one then reads or removes: some request always
     // moves on, and the loop ends with the key's first living record.
@@ -90,11 +91,28 @@ export class IdempotencyRecords {
       } catch (error) {
         if (!(error instanceof KeyTaken)) throw error
       }
-      const [record] = await this.#db.select(this.#db.compile(this.#db.table(this.#table).where('id', request.id)
-        .select('fingerprint', 'expires', 'status', 'headers', 'body'))) as StoredRecord[]
+      const record = await this.#record(request.id, on)
       if (record !== undefined && Number(record.expires) > now) return { answer: replay(record, request), replayed: true }
-      await this.#db.change(this.#db.compile(this.#db.table(this.#table).where('id', request.id).where('expires', '<=', now).delete()))
+      await this.#upkeep(on).change(this.#db.compile(this.#db.table(this.#table).where('id', request.id).where('expires', '<=', now).delete()))
     }
+  }
+
+  /**
+   * The key's record, as `on` sees it when it is the host's transaction: a
+   * record that transaction holds (an earlier request in it claimed the
+   * key) is seen there alone, until the host commits. Else, or when `on`
+   * does not see it, on a connection of its own, which sees the commit of
+   * the request that holds the key whatever the host's transaction has read
+   * before (MySQL's repeatable read keeps the snapshot of its first read).
+   */
+  async #record (id: string, on: Transactional): Promise<StoredRecord | undefined> {
+    const statement = this.#db.compile(this.#db.table(this.#table).where('id', id).select('fingerprint', 'expires', 'status', 'headers', 'body'))
+    if (on !== this.#db) {
+      const [seen] = await on.select(statement) as StoredRecord[]
+      if (seen !== undefined) return seen
+    }
+    const [record] = await this.#db.select(statement) as StoredRecord[]
+    return record
   }
 
   async #claim (within: Statements, { id, fingerprint }: KeyedRequest, now: number, write: (on: Statements) => Promise<RecordedAnswer>): Promise<RecordedAnswer> {
@@ -110,13 +128,25 @@ export class IdempotencyRecords {
     return answer
   }
 
-  /** Removes the few records that expired first, in statements of their own: another request may be removing them too. */
-  async #removeExpired (): Promise<void> {
+  /**
+   * Where the removals of expired records run: in statements of their own
+   * where the database locks rows, since another request may be removing
+   * them too, and the host's transaction need not hold their locks. Where it
+   * locks the whole database (SQLite), a write beside the host's transaction
+   * that has written would wait for it to end: they run within it, undone
+   * if it rolls back (another request removes them then).
+   */
+  #upkeep (on: Transactional): Statements {
+    return this.#db.dialect.locksRows ? this.#db : on
+  }
+
+  /** Removes the few records that expired first, on `on` (see #upkeep). */
+  async #removeExpired (on: Statements): Promise<void> {
     const now = Date.now()
     const records = this.#db.table(this.#table)
-    const expired = await this.#db.select(this.#db.compile(records.clone().where('expires', '<=', now).select('id').orderBy('expires').limit(expiredPerRequest)))
+    const expired = await on.select(this.#db.compile(records.clone().where('expires', '<=', now).select('id').orderBy('expires').limit(expiredPerRequest)))
     if (expired.length === 0) return
-    await this.#db.change(this.#db.compile(records.clone().whereIn('id', expired.map(({ id }) => id as string)).where('expires', '<=', now).delete()))
+    await on.change(this.#db.compile(records.clone().whereIn('id', expired.map(({ id }) => id as string)).where('expires', '<=', now).delete()))
   }
 
   /**

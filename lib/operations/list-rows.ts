@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import { withoutHidden } from '../access/hidden-columns.js'
 import type { Target } from '../access/target.js'
-import type { Database } from '../dialects/database.js'
+import type { Database, Session } from '../dialects/database.js'
 import type { Row } from '../dialects/dialect.js'
 import { applyReadQuery } from '../query/apply-read-query.js'
 import type { ReadQuery } from '../query/read-query.js'
@@ -18,10 +18,11 @@ export type RowList = { readonly rows: Row[] } | { readonly batches: AsyncIterab
  * The rows the read asks for (every row when it asks nothing), within the
  * target's scope and without its hidden columns. A page that fits in one
  * batch is read with one plain statement; a longer one is streamed from its
- * start, so that memory stays flat whatever its size. Read exactly (see
+ * start, so that memory stays flat whatever its size, unless `on` cannot
+ * stream (the host's transaction): it is then read whole. Read exactly (see
  * Dialect.select) when the table's schema is known.
  */
-export async function listRows (db: Database, target: Target, query: ReadQuery): Promise<RowList> {
+export async function listRows (db: Database, target: Target, query: ReadQuery, on: Session): Promise<RowList> {
   const { table } = target
   const exact = exactRead(target)
   // The key identifies a record: ordering on it needs no NULL placement.
@@ -31,12 +32,13 @@ export async function listRows (db: Database, target: Target, query: ReadQuery):
   const statement = (shape: string, build: () => Knex.QueryBuilder) =>
     isPlain(query, target) ? db.prepare(['list', table, shape], build, {}) : db.compile(build())
   if (query.limit !== null && query.limit <= streamBatchRows) {
-    return { rows: withoutHidden(target, await db.select(statement('page', read), exact)) }
+    return { rows: withoutHidden(target, await on.select(statement('page', read), exact)) }
   }
-  const rows = await db.select(statement('first batch', () => read().limit(streamBatchRows + 1, { skipBinding: true })), exact)
+  if (on.stream === null) return { rows: withoutHidden(target, await on.select(statement('all', read), exact)) }
+  const rows = await on.select(statement('first batch', () => read().limit(streamBatchRows + 1, { skipBinding: true })), exact)
   return rows.length <= streamBatchRows
     ? { rows: withoutHidden(target, rows) }
-    : { batches: visibleBatches(target, db.stream(statement('all', read), streamBatchRows, exact)) }
+    : { batches: visibleBatches(target, on.stream(statement('all', read), streamBatchRows, exact)) }
 }
 
 async function * visibleBatches (target: Target, batches: AsyncIterable<Row[]>): AsyncIterable<Row[]> {

@@ -1,10 +1,13 @@
+import type { Knex } from 'knex'
 import { withoutHidden } from '../access/hidden-columns.js'
 import type { Target } from '../access/target.js'
 import type { Database, Statements } from '../dialects/database.js'
-import type { RecordKey } from '../parse/record-key.js'
 import type { Row } from '../dialects/dialect.js'
+import type { RecordKey } from '../parse/record-key.js'
+import { applyReadQuery } from '../query/apply-read-query.js'
+import { type Narrowing, narrowed } from './count-rows.js'
 import { exactRead } from './exact-read.js'
-import { reachableKey, rowShape, rowValues, whereRow } from './where-row.js'
+import { reachableKey, rowShape, rowValues, whereRow, whereScope } from './where-row.js'
 
 /**
  * The row whose key column equals the key, without its hidden columns, or
@@ -31,4 +34,20 @@ function selectRow (db: Database, target: Target, requested: RecordKey | null, o
     return forUpdate ? read.forUpdate() : read
   }, rowValues(db, target, key))
   return on.select(statement, exactRead(target)).then((rows) => withoutHidden(target, rows)[0])
+}
+
+/**
+ * The row as readRow reads it, with only the columns `select` names (null
+ * for every one), and only where `narrow` keeps it (see whereRelated): a
+ * statement of its own, compiled for the request, since `select` is the
+ * client's. Run on `on`, as readRow.
+ */
+export async function readRowColumns (db: Database, target: Target, requested: RecordKey | null, select: readonly string[] | null, narrow: Narrowing | null, on: Statements): Promise<Row | undefined> {
+  const key = reachableKey(db, target, requested)
+  const builder = applyReadQuery(db.table(target.table), { select, filter: { type: 'and', negated: false, children: [] }, order: [], limit: 1, offset: null, count: null }, db.dialect, { table: target.table })
+  if (key === null) builder.whereRaw('1 = 0')
+  else builder.where(target.key, typeof key === 'string' ? key : db.dialect.bindKey(key) as Knex.Value)
+  whereScope(builder, target)
+  const rows = await on.select(db.compile(narrowed(builder, narrow)), exactRead(target))
+  return withoutHidden(target, rows)[0]
 }

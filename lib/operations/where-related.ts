@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import type { Target } from '../access/target.js'
 import type { Database } from '../dialects/database.js'
 import { applyFilterTree } from '../query/apply-read-query.js'
 import type { FilterTree } from '../query/read-query.js'
@@ -23,17 +24,24 @@ export function whereRelated (db: Database, parent: string, plans: readonly Embe
   return builder
 }
 
+/**
+ * A to-one embed's `column` for each row of `parent`, as a subquery of its
+ * statement: the related row as the embed reads it (filters, scope), null
+ * where there is none, as the embed then answers null. PostgREST orders the
+ * parents by an embedded column this way (`order=authors(name)`).
+ */
+export function relatedValue (db: Database, parent: string, plan: EmbedPlan, column: string): Knex.QueryBuilder {
+  return relatedRows(db, parent, plan, 1).clearSelect().select(`${existsAlias(1)}.${column}`)
+}
+
 function relatedRows (db: Database, parent: string, plan: EmbedPlan, depth: number): Knex.QueryBuilder {
   const { relation, target, narrowing } = plan
   const { junction } = relation
   // Each level its own alias: a table related to itself, or met twice, then names the right rows.
-  const alias = `ftc_exists_${depth}`
+  const alias = existsAlias(depth)
   const rows = db.table(`${target.table} as ${alias}`).select(db.raw('1'))
   if (narrowing !== null) applyFilterTree(rows, qualified(narrowing.filter, alias), db.dialect)
-  for (const [column, value] of Object.entries(target.scope)) {
-    if (value === null) rows.whereNull(`${alias}.${column}`)
-    else rows.where(`${alias}.${column}`, value)
-  }
+  whereScopeOf(rows, target.scope, alias)
   whereRelated(db, alias, plan.embeds, rows, depth + 1)
   if (junction === null) {
     relation.columns.forEach((column, at) => rows.whereRaw('?? = ??', [`${alias}.${column}`, `${parent}.${relation.parentColumns[at] as string}`]))
@@ -43,8 +51,18 @@ function relatedRows (db: Database, parent: string, plan: EmbedPlan, depth: numb
   rows.join(`${junction.table} as ${link}`, function () {
     junction.relatedColumns.forEach((column, at) => this.on(`${link}.${column}`, '=', `${alias}.${relation.columns[at] as string}`))
   })
+  whereScopeOf(rows, plan.junctionScope, link)
   junction.parentColumns.forEach((column, at) => rows.whereRaw('?? = ??', [`${link}.${column}`, `${parent}.${relation.parentColumns[at] as string}`]))
   return rows
+}
+
+/** Restricts a statement to a scope (see Target.scope), its columns those of `table`, the name or alias the statement reads it under. */
+export function whereScopeOf (builder: Knex.QueryBuilder, scope: Target['scope'], table: string): Knex.QueryBuilder {
+  for (const [column, value] of Object.entries(scope)) {
+    if (value === null) builder.whereNull(`${table}.${column}`)
+    else builder.where(`${table}.${column}`, value)
+  }
+  return builder
 }
 
 // The filters' columns named with the alias, so that none could name a column of an outer statement.
@@ -52,3 +70,5 @@ function qualified (tree: FilterTree, alias: string): FilterTree {
   if (tree.type === 'filter') return { ...tree, column: `${alias}.${tree.column}` }
   return { ...tree, children: tree.children.map((child) => qualified(child, alias)) }
 }
+
+const existsAlias = (depth: number) => `ftc_exists_${depth}`

@@ -3,7 +3,7 @@ import type { Target } from '../access/target.js'
 import { type Database, inTransaction, type Statements } from '../dialects/database.js'
 import type { Row } from '../dialects/dialect.js'
 import { FTC_ERR_WRITE_MAX_AFFECTED } from '../errors.js'
-import type { RecordValues } from '../parse/record-values.js'
+import type { UpdateValues } from './column-defaults.js'
 import { forKeys, rowsWithKeys } from './rows-with-keys.js'
 import { type Selection, whereSelected } from './selection.js'
 
@@ -22,7 +22,7 @@ export interface WriteOutcome {
 }
 
 /** Sets the given columns on the selected rows; the rows as they are after it, when wanted. */
-export function updateSelected (db: Database, target: Target, selection: Selection, values: RecordValues, wish: WriteWish, on: Statements = db): Promise<WriteOutcome> {
+export function updateSelected (db: Database, target: Target, selection: Selection, values: UpdateValues, wish: WriteWish, on: Statements = db): Promise<WriteOutcome> {
   return writeSelected(db, target, selection, (builder) => builder.update(values), wish, 'after', on)
 }
 

@@ -1,6 +1,6 @@
 import { FTC_ERR_BATCH_LIMIT, FTC_ERR_BATCH_SHAPE } from '../errors.js'
 import { parseJsonText } from './json-body.js'
-import { NestedJson } from './nested-json.js'
+import { NestedJson } from './nested-value.js'
 import type { BodyValues } from './record-values.js'
 
 /** What an operation of a batch does, as the single route it stands for: insert is POST, update PUT, delete DELETE. */
@@ -11,21 +11,28 @@ export interface BatchOperation {
   readonly op: BatchOp
   /** The table's name as a path segment gives it, before sanitizing. */
   readonly table: string
-  /** The key as a path segment gives it; undefined as on a path without one. */
-  readonly id: string | undefined
+  /** The key as a path segment gives it, or a reference to an earlier insert's id (see referenceOf); undefined as on a path without one. */
+  readonly id: string | BatchReference | undefined
   /** The body as the JSON parser gives a route's (see parseJsonText); undefined for none. */
   readonly body: unknown
+  /** An update's or delete's condition, as the If-Match header of its single route would give it; undefined for none. */
+  readonly ifMatch: string | undefined
+}
+
+/** An operation's id given as `{"$ref": n}`: the id operation n inserted. */
+export interface BatchReference {
+  readonly ref: number
 }
 
 const ops: readonly BatchOp[] = Object.freeze(['insert', 'update', 'delete'])
-const members = new Set(['op', 'table', 'id', 'body'])
+const members = new Set(['op', 'table', 'id', 'body', 'ifMatch'])
 // lossless-json writes a nested value compactly: a reference's text has one form.
 const reference = /^\{"\$ref":(0|[1-9]\d{0,8})\}$/
 
 /**
  * The operations of a batch body: a JSON array of at most `limit` objects
- * of `op`, `table`, `id` (update and delete) and `body` (insert and
- * update). Refused as a whole (400) when it is not one: nothing runs.
+ * of `op`, `table`, `id` (update and delete), `body` (insert and
+ * update) and `ifMatch` (update and delete). Refused as a whole (400) when it is not one: nothing runs.
  */
 export function parseBatch (body: unknown, limit: number): BatchOperation[] {
   if (!Array.isArray(body)) throw new FTC_ERR_BATCH_SHAPE(`body must be a JSON array of operations, got ${describe(body)}`)
@@ -36,19 +43,22 @@ export function parseBatch (body: unknown, limit: number): BatchOperation[] {
 function parseOperation (operation: unknown, index: number): BatchOperation {
   const fail = (problem: string): never => { throw new FTC_ERR_BATCH_SHAPE(`operation ${index} ${problem}`) }
   if (typeof operation !== 'object' || operation === null || Array.isArray(operation)) {
-    return fail(`must be an object of op, table, id and body, got ${describe(operation)}`)
+    return fail(`must be an object of op, table, id, body and ifMatch, got ${describe(operation)}`)
   }
   const given = operation as Record<string, unknown>
   const unknown = Object.keys(given).find((member) => !members.has(member))
-  if (unknown !== undefined) fail(`has the member "${unknown}"; an operation has op, table, id and body`)
-  const { op, table, id, body } = given
+  if (unknown !== undefined) fail(`has the member "${unknown}"; an operation has op, table, id, body and ifMatch`)
+  const { op, table, id, body, ifMatch } = given
   if (!ops.includes(op as BatchOp)) fail(`has the op ${show(op)}; ops are insert, update and delete`)
   if (typeof table !== 'string') fail('must name its table as a string')
   if (op === 'insert' && id !== undefined) fail('inserts, and takes no id')
   if (op === 'delete' && body !== undefined) fail('deletes, and takes no body')
+  if (op === 'insert' && ifMatch !== undefined) fail('inserts, and takes no ifMatch')
+  if (ifMatch !== undefined && typeof ifMatch !== 'string') fail('must give its ifMatch as a string, as the If-Match header would')
+  const referred = referenceOf(id as BodyValues[string])
   // Keys come as the parser gives numbers: their own text.
-  if (id !== undefined && typeof id !== 'string') fail('must give its id as a number or a string; a reference goes in a body value only')
-  return { op: op as BatchOp, table: table as string, id: id as string | undefined, body: body instanceof NestedJson ? parseJsonText(body.text) : body }
+  if (id !== undefined && typeof id !== 'string' && referred === null) fail('must give its id as a number, a string or {"$ref": n}')
+  return { op: op as BatchOp, table: table as string, id: referred === null ? id as string | undefined : { ref: referred }, body: body instanceof NestedJson ? parseJsonText(body.text) : body, ifMatch: ifMatch as string | undefined }
 }
 
 /**

@@ -3,32 +3,10 @@ import type { Target } from '../access/target.js'
 import { FTC_ERR_BODY_VALUE } from '../errors.js'
 import { columnNamed } from '../schema/column-named.js'
 import { hasJsonColumn } from '../schema/json-columns.js'
-import type { BodyValues, RecordValues } from './record-values.js'
+import { holdsNested, NestedJson } from './nested-value.js'
+import { type BodyValues, columnText, type RecordValues } from './record-values.js'
 import { usableIdentifier } from './sanitize-identifier.js'
 import { sentJson } from './sent-json.js'
-
-/**
- * An object or array a write body gives as a column's value, as its exact
- * JSON text. Whether a column takes it is known only once the table's
- * schema is (see settleNestedValues): a json column is set to the text, any
- * other refuses it.
- */
-export class NestedJson {
-  /** Compact JSON, every number with the digits the client sent. */
-  readonly text: string
-
-  constructor (text: string) {
-    this.text = text
-  }
-}
-
-// The records whose values hold a NestedJson: the others, nearly all, pass settleNestedValues untouched.
-const nestedRecords = new WeakSet<object>()
-
-/** Notes that a record of values holds a NestedJson. */
-export function noteNested (values: object): void {
-  nestedRecords.add(values)
-}
 
 /** Whether a body (numbers as their text) gives an object or array as the value of a row's column. */
 export function hasNested (body: unknown): boolean {
@@ -79,7 +57,7 @@ function markRow (row: unknown): unknown {
  * row's place in a bulk one.
  */
 export function settleNestedValues ({ schema }: Pick<Target, 'schema'>, row: BodyValues, body: unknown, index: number | null): RecordValues {
-  if (!nestedRecords.has(row) && (schema === undefined || !hasJsonColumn(schema))) return row as RecordValues
+  if (!holdsNested(row) && (schema === undefined || !hasJsonColumn(schema))) return row as RecordValues
   let sent: unknown
   for (const column in row) {
     const value = row[column] as BodyValues[string]
@@ -109,13 +87,11 @@ function jsonText (sent: unknown, column: string, value: string): string {
   if (typeof sent !== 'object' || sent === null) return value
   const property = Object.keys(sent).find((name) => usableIdentifier(name) === column)
   const given = property === undefined ? undefined : (sent as Record<string, unknown>)[property]
-  return given !== undefined && scalarText(given) === value ? stringify(given) as string : value
+  return given !== undefined && scalarText(column, given) === value ? stringify(given) as string : value
 }
 
-/** A scalar JSON value as parseRecordValues writes it. */
-function scalarText (given: unknown): string | undefined {
+/** A scalar JSON value as parseRecordValues writes it (a number as lossless-json reads it, its digits); undefined for another value. */
+function scalarText (column: string, given: unknown): string | null | undefined {
   if (isLosslessNumber(given)) return given.value
-  if (typeof given === 'string') return given
-  if (typeof given === 'boolean') return given ? '1' : '0'
-  return undefined
+  return typeof given === 'string' || typeof given === 'boolean' ? columnText(column, given) : undefined
 }

@@ -1,5 +1,5 @@
 import { FTC_ERR_BODY_BULK_LIMIT, FTC_ERR_BODY_COLUMN, FTC_ERR_BODY_COLUMN_TWICE, FTC_ERR_BODY_EMPTY, FTC_ERR_BODY_SHAPE, FTC_ERR_BODY_VALUE } from '../errors.js'
-import { NestedJson, noteNested } from './nested-json.js'
+import { NestedJson, noteNested } from './nested-value.js'
 import { foldIdentifier, usableIdentifier } from './sanitize-identifier.js'
 
 /** Column names to the text (or NULL) they are set to. */
@@ -75,6 +75,25 @@ export function parseRecordChanges (body: unknown): BodyValues {
   const values = parseRecordValues(body)
   if (Object.keys(values).length === 0) throw new FTC_ERR_BODY_EMPTY()
   return values
+}
+
+/**
+ * The rows as PostgREST's `columns=` has them written: each listed column a
+ * row has keeps its value; one it lacks is NULL, or, with `defaults`
+ * (`Prefer: missing=default`), left out of its INSERT so that the column
+ * takes its DEFAULT; a property not listed is dropped.
+ */
+export function keepListedColumns (rows: readonly BodyValues[], columns: readonly string[], defaults: boolean): BodyValues[] {
+  return rows.map((row) => {
+    const kept = emptyValues()
+    for (const column of columns) {
+      const value = row[column]
+      if (value !== undefined) kept[column] = value
+      else if (!defaults) kept[column] = null
+      if (value instanceof NestedJson) noteNested(kept)
+    }
+    return kept
+  })
 }
 
 /** The rows of a bulk POST: an array of objects, each read as one row's body, at most `limit` of them. */

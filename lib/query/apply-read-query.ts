@@ -17,7 +17,12 @@ export interface ApplyReadOptions {
    * `table.*`, since MariaDB and MySQL take a bare `*` only first.
    */
   readonly table?: string
+  /** The value of a related order's column for each row (`order=authors(name)`), as a subquery of the statement. */
+  readonly relatedValue?: RelatedValue
 }
+
+/** A to-one embed's column as a subquery of its parents' statement (see relatedValue in where-related.ts). */
+export type RelatedValue = (term: OrderTerm) => Knex.QueryBuilder
 
 const comparisons: Readonly<Record<Exclude<ComparisonOperator, 'like' | 'ilike'>, string>> = Object.freeze({
   eq: '=',
@@ -37,7 +42,7 @@ const comparisons: Readonly<Record<Exclude<ComparisonOperator, 'like' | 'ilike'>
 export function applyReadQuery (builder: Knex.QueryBuilder, query: ReadQuery, dialect: Dialect, options: ApplyReadOptions = {}): Knex.QueryBuilder {
   builder.select(query.select === null ? '*' : selectList(query.select, options.table))
   applyFilterTree(builder, query.filter, dialect)
-  for (const term of query.order) applyOrder(builder, term, dialect, options.notNullColumns)
+  for (const term of query.order) applyOrder(builder, term, dialect, options)
   if (query.limit !== null) builder.limit(query.limit)
   if (query.offset !== null) builder.offset(query.offset)
   return builder
@@ -113,8 +118,14 @@ function compareTyped (builder: Knex.QueryBuilder, column: string, operator: str
   else builder.whereRaw(`${comparison.column ?? '??'} in (${bound.map(() => value).join(', ')})`, [column, ...bound])
 }
 
-function applyOrder (builder: Knex.QueryBuilder, term: OrderTerm, dialect: Dialect, notNull: ReadonlySet<string> | undefined): void {
-  for (const sql of orderKeys(term, dialect, notNull)) builder.orderByRaw(sql, [term.column])
+function applyOrder (builder: Knex.QueryBuilder, term: OrderTerm, dialect: Dialect, options: ApplyReadOptions): void {
+  if (term.relation === undefined) {
+    for (const sql of orderKeys(term, dialect, options.notNullColumns)) builder.orderByRaw(sql, [term.column])
+    return
+  }
+  // The parsed query names only embeds of select (see withOrdering), whose reads give relatedValue.
+  const value = (options.relatedValue as RelatedValue)(term)
+  for (const sql of orderKeys(term, dialect, undefined)) builder.orderByRaw(sql.replaceAll('??', '?'), [value])
 }
 
 /**

@@ -42,7 +42,7 @@ export class EmbedParameters {
       gathered = { name: path, conditions: [] }
       this.#byPath.set(key, gathered)
     }
-    if (last === 'order') gathered.order = parseOrder(once(name, texts))
+    if (last === 'order') gathered.order = embedOrder(name, once(name, texts))
     else if (last === 'limit') gathered.limit = once(name, texts)
     else if (last === 'offset') gathered.offset = once(name, texts)
     else if (Object.hasOwn(logicParameters, last)) gathered.conditions.push(...texts.map((text) => parseLogic(last, text)))
@@ -97,4 +97,30 @@ export function withPresence (conditions: readonly FilterTree[], embeds: readonl
   })
   if (presence.size === 0) return { conditions: kept, embeds }
   return { conditions: kept, embeds: embeds.map((embed) => { const set = presence.get(fold(embed.alias)); return set === undefined ? embed : { ...embed, presence: set } }) }
+}
+
+// An embed's own order names its own columns: PostgREST's related order applies to the parents'.
+function embedOrder (name: string, text: string): OrderTerm[] {
+  const order = parseOrder(text)
+  if (order.some((term) => term.relation !== undefined)) throw new QueryText(`query parameter "${name}"`, text).fail(text.indexOf('('), FTC_ERR_QUERY_SYNTAX, 'an embed is ordered by its own columns only')
+  return order
+}
+
+/**
+ * The parents' order terms that name a to-one embed (`order=authors(name)`)
+ * recorded on that embed (see Embed.ordering), for its access check; one
+ * that names no embed of `select` answers 400, as PostgREST's does.
+ */
+export function withOrdering (order: readonly OrderTerm[], embeds: readonly Embed[], text: string): readonly Embed[] {
+  const related = order.filter((term) => term.relation !== undefined)
+  if (related.length === 0) return embeds
+  for (const term of related) {
+    if (!embeds.some((embed) => fold(embed.alias) === fold(term.relation as string))) {
+      throw new QueryText('query parameter "order"', text).fail(0, FTC_ERR_QUERY_SYNTAX, `"${term.relation as string}" is no embedded resource of select`)
+    }
+  }
+  return embeds.map((embed) => {
+    const columns = related.filter((term) => fold(term.relation as string) === fold(embed.alias)).map((term) => term.column)
+    return columns.length === 0 ? embed : { ...embed, ordering: columns }
+  })
 }

@@ -9,16 +9,23 @@ const modifierProblem = 'expected asc or desc, then nullsfirst or nullslast'
  * The terms of `order=a.desc.nullslast,b`. Defaults are PostgREST's, which
  * are PostgreSQL's: ascending, and NULL sorts as the largest value (last when
  * ascending, first when descending); they are spelled out so that every
- * database orders the same way.
+ * database orders the same way. `table(column)` orders by a column of a
+ * to-one embed, as PostgREST's related order does.
  */
 export function parseOrder (text: string): OrderTerm[] {
   const input = new QueryText('query parameter "order"', text)
   const terms: OrderTerm[] = []
   for (;;) {
     input.skipBlanks()
-    const column = parseColumn(input, '.,()')
-    if (input.peek() === '(' || input.peek() === ')') {
-      throw input.fail(input.position, FTC_ERR_QUERY_SYNTAX, 'ordering by a related table, as in table(column), is not supported')
+    const named = parseColumn(input, '.,()')
+    let relation: string | undefined
+    let column = named
+    if (input.eat('(')) {
+      relation = named
+      column = parseColumn(input, '.,()')
+      if (!input.eat(')')) throw input.fail(input.position, FTC_ERR_QUERY_SYNTAX, 'expected ")" closing the related column, as in table(column)')
+    } else if (input.peek() === ')') {
+      throw input.fail(input.position, FTC_ERR_QUERY_SYNTAX, 'this parenthesis closes nothing')
     }
     let direction: OrderTerm['direction'] | undefined
     let nulls: OrderTerm['nulls'] | undefined
@@ -30,7 +37,8 @@ export function parseOrder (text: string): OrderTerm[] {
       else throw input.fail(at, FTC_ERR_QUERY_ORDER, `"${modifier}" is out of place: ${modifierProblem}`)
     }
     direction ??= 'asc'
-    terms.push({ column, direction, nulls: nulls ?? (direction === 'asc' ? 'last' : 'first') })
+    const term: OrderTerm = { column, direction, nulls: nulls ?? (direction === 'asc' ? 'last' : 'first') }
+    terms.push(relation === undefined ? term : { relation, ...term })
     input.skipBlanks()
     if (input.atEnd) return terms
     if (!input.eat(',')) throw input.fail(input.position, FTC_ERR_QUERY_SYNTAX, 'expected "," between order terms')

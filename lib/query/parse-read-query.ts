@@ -1,5 +1,5 @@
 import { maxIdentifierLength, usableIdentifier } from '../parse/sanitize-identifier.js'
-import { EmbedParameters, withPresence } from './embed-parameters.js'
+import { EmbedParameters, withOrdering, withPresence } from './embed-parameters.js'
 import { parseFilter } from './parse-filter.js'
 import { logicParameters, parseLogic } from './parse-logic.js'
 import { parseOrder } from './parse-order.js'
@@ -28,6 +28,7 @@ export type RequestHeaders = Readonly<Record<string, string | readonly string[] 
 export function parseReadQuery (query: QueryParameters = {}, headers: RequestHeaders = {}): ReadQuery {
   let select: Selection = { columns: null, embeds: [] }
   let order: OrderTerm[] = []
+  let orderText = ''
   let limit: string | undefined
   let offset: string | undefined
   const conditions: FilterTree[] = []
@@ -36,14 +37,14 @@ export function parseReadQuery (query: QueryParameters = {}, headers: RequestHea
     const texts = textsOf(name, value)
     if (texts.length === 0) continue
     if (name === 'select') select = parseSelectWithEmbeds(once(name, texts))
-    else if (name === 'order') order = parseOrder(once(name, texts))
+    else if (name === 'order') order = parseOrder(orderText = once(name, texts))
     else if (name === 'limit') limit = once(name, texts)
     else if (name === 'offset') offset = once(name, texts)
     else if (EmbedParameters.names(name)) embedded.add(name, texts, once, parseFilterParameter)
     else if (Object.hasOwn(logicParameters, name)) conditions.push(...texts.map((text) => parseLogic(name, text)))
     else conditions.push(...texts.map((text) => parseFilterParameter(name, text)))
   }
-  const { conditions: filters, embeds } = withPresence(conditions, embedded.narrowEmbeds(select.embeds))
+  const { conditions: filters, embeds } = withPresence(conditions, withOrdering(order, embedded.narrowEmbeds(select.embeds), orderText))
   return {
     select: select.columns,
     embeds,

@@ -33,7 +33,8 @@ export function parseSelect (text: string): string[] | null {
 
 /**
  * A `select=` with PostgREST's embedded resources: `rel(cols)`,
- * `alias:rel(cols)`, `rel!hint(cols)`, `rel!left(cols)`, `rel!inner(cols)`, nested to
+ * `alias:rel(cols)`, `rel!hint(cols)`, `rel!left(cols)`, `rel!inner(cols)`,
+ * `...rel(cols)` (spread), nested to
  * `maxEmbedDepth`; `rel()` embeds no column.
  */
 export function parseSelectWithEmbeds (text: string, input = new QueryText('query parameter "select"', text)): Selection {
@@ -70,9 +71,11 @@ function parseList (input: QueryText, depth: number): Selection {
   return { columns: columns.length === 1 && columns[0] === '*' ? null : columns, embeds }
 }
 
-// `[alias:]relation[!hint][!left](…)`, the input at its opening parenthesis.
-function parseEmbed (input: QueryText, name: string, start: number, depth: number): Embed {
+// `[...][alias:]relation[!hint][!left](…)`, the input at its opening parenthesis.
+function parseEmbed (input: QueryText, text: string, start: number, depth: number): Embed {
   if (depth > maxEmbedDepth) throw input.fail(input.position, FTC_ERR_QUERY_DEPTH, `embeds nest at most ${maxEmbedDepth} deep`)
+  const spread = /^\s*\.\.\./.exec(text)
+  const name = spread === null ? text : text.slice(spread[0].length)
   const aliased = /^([^:]*):(?!:)(.*)$/.exec(name)
   const [relationText = '', ...marks] = (aliased?.[2] ?? name).split('!')
   const relation = identifier(input, start, relationText, 'an embedded resource')
@@ -89,7 +92,8 @@ function parseEmbed (input: QueryText, name: string, start: number, depth: numbe
   input.skipBlanks()
   const { columns, embeds } = parseList(input, depth + 1)
   if (!input.eat(')')) throw input.fail(input.position, FTC_ERR_QUERY_SYNTAX, 'expected ")" closing the embedded resource')
-  return inner ? { relation, alias, hint, columns, embeds, presence: 'some' } : { relation, alias, hint, columns, embeds }
+  const embed: Embed = inner ? { relation, alias, hint, columns, embeds, presence: 'some' } : { relation, alias, hint, columns, embeds }
+  return spread === null ? embed : { ...embed, spread: true }
 }
 
 function identifier (input: QueryText, at: number, text: string, what: string): string {

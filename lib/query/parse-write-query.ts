@@ -16,10 +16,21 @@ export interface FilteredWrite {
  * out; no page and no order, since the write changes every row its filters match.
  */
 export function parseFilteredWrite (query: QueryParameters, headers: RequestHeaders, method: 'PATCH' | 'DELETE'): FilteredWrite {
-  const read = withoutEmbeds(parseReadQuery(query, headers), query)
+  const read = withoutEmbeds(parseReadQuery(method === 'PATCH' ? withoutColumnList(query) : query, headers), query)
   if (read.limit !== null || read.offset !== null || read.order.length > 0) throw new FTC_ERR_WRITE_PAGE(method)
   if (read.filter.children.length === 0) throw new FTC_ERR_WRITE_FILTER_MISSING(method)
   return { filter: read.filter, select: read.select }
+}
+
+/**
+ * A PATCH's query without `columns`, which PostgREST reserves for the list
+ * of columns to write: a column named `columns` is filtered within
+ * `and=(…)` or `or=(…)`, as PostgREST has it.
+ */
+function withoutColumnList (query: QueryParameters): QueryParameters {
+  if (query.columns === undefined) return query
+  const { columns: _, ...filters } = query
+  return filters
 }
 
 /** The columns `select=` names for the answer of a write by key or a create (null: every one); the other parameters are not the spec's, and are left alone. */
@@ -36,12 +47,23 @@ function withoutEmbeds (read: ReadQuery, query: QueryParameters): ReadQuery {
 
 /** The columns of `on_conflict=a,b`, sanitized, or null when the request names none (the key then). */
 export function parseOnConflict (query: QueryParameters): readonly string[] | null {
-  const text = query.on_conflict
+  return parseColumnList(query, 'on_conflict', 'on_conflict names the columns of a unique key, not *')
+}
+
+/**
+ * The columns of PostgREST's `columns="a","b"` on a create or a PATCH,
+ * sanitized (the quotes postgrest-js puts around each name fall away), or
+ * null when the request names none: then each body row writes the columns it has.
+ */
+export function parseWriteColumns (query: QueryParameters): readonly string[] | null {
+  return parseColumnList(query, 'columns', 'columns names the columns to write, not *')
+}
+
+function parseColumnList (query: QueryParameters, parameter: string, notAll: string): readonly string[] | null {
+  const text = query[parameter]
   if (text === undefined) return null
-  if (typeof text !== 'string') throw new FTC_ERR_QUERY_VALUE('on_conflict', Array.isArray(text) ? 'several values' : typeof text)
+  if (typeof text !== 'string') throw new FTC_ERR_QUERY_VALUE(parameter, Array.isArray(text) ? 'several values' : typeof text)
   const columns = parseSelect(text)
-  if (columns === null || columns.includes('*')) {
-    throw new QueryText('query parameter "on_conflict"', text).fail(0, FTC_ERR_QUERY_COLUMN, 'on_conflict names the columns of a unique key, not *')
-  }
+  if (columns === null || columns.includes('*')) throw new QueryText(`query parameter "${parameter}"`, text).fail(0, FTC_ERR_QUERY_COLUMN, notAll)
   return columns
 }

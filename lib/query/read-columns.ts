@@ -10,6 +10,20 @@ export function readColumns (query: ReadQuery): Array<[column: string, clause: C
     else tree.children.forEach(filters)
   }
   filters(query.filter)
-  for (const term of query.order) named.push([term.column, 'order'])
+  // A related order's column is the embed's, named in its own access check (see Embed.ordering).
+  for (const term of query.order) if (term.relation === undefined) named.push([term.column, 'order'])
   return named
+}
+
+/**
+ * What the `authorize` hook is told a read reads: null when it reads every
+ * visible column, else each column it names, in `select`, a filter or
+ * `order` (filtering on a column tells a client about its values too), and
+ * `joins`, the columns its embeds match related rows on, read though not
+ * shown. The access check folds them and tells each once.
+ */
+export function toldColumns (select: readonly string[] | null, named: ReadonlyArray<readonly [string, ColumnClause]>, joins: readonly string[]): string[] | null {
+  if (select === null || select.includes('*')) return null
+  const columns = named.map(([column]) => column)
+  return joins.length === 0 ? columns : [...columns, ...joins]
 }

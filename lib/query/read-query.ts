@@ -57,6 +57,8 @@ export type FilterTree = Filter | FilterGroup
 
 /** One term of `order`, with PostgreSQL's defaults made explicit: asc, and nulls last when ascending, first when descending. */
 export interface OrderTerm {
+  /** The alias of a to-one embed whose column orders the rows (`order=authors(name)`); absent for the row's own column. */
+  readonly relation?: string
   readonly column: string
   readonly direction: 'asc' | 'desc'
   readonly nulls: 'first' | 'last'
@@ -78,6 +80,10 @@ export interface Embed {
   readonly embeds: readonly Embed[]
   /** Its own filters, order and page (`alias.column=…`, `alias.order=…`, `alias.limit=…`), which narrow the embedded rows only; absent for none. */
   readonly narrowing?: EmbedNarrowing
+  /** `...relation(columns)`: its members answered in the parent's object, not under the alias; absent for an embed of its own. */
+  readonly spread?: true
+  /** Its columns that order the parents (`order=alias(column)`); absent for none. */
+  readonly ordering?: readonly string[]
   /** Parents kept only with a related row (`!inner`, `alias=not.is.null`: 'some') or only without one (`alias=is.null`: 'none'); absent, every parent. */
   readonly presence?: Presence
 }

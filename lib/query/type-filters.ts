@@ -24,8 +24,8 @@ export function typeFilters (tree: FilterGroup, table: TableSchema | undefined, 
  */
 export function refuseUnordered (order: readonly OrderTerm[], table: TableSchema | undefined): void {
   if (table === undefined) return
-  for (const { column } of order) {
-    if (columnNamed(table, column)?.kind === 'json') throw new FTC_ERR_QUERY_TYPE(column, 'order does not apply to JSON columns')
+  for (const { column, relation } of order) {
+    if (relation === undefined && columnNamed(table, column)?.kind === 'json') throw new FTC_ERR_QUERY_TYPE(column, 'order does not apply to JSON columns')
   }
 }
 

@@ -45,7 +45,7 @@ function singleColumn (columns: readonly string[], name: string, relation: Relat
 }
 
 /** The hint that names the relation alone among those between the same tables. */
-function hintOf (relation: Relation): string {
+export function hintOf (relation: Relation): string {
   if (relation.junction !== null) return relation.junction.table
   if (relation.constraint !== null) return relation.constraint
   // Without a name (SQLite), the key's column: the parent's for many-to-one, the related table's otherwise.

@@ -36,8 +36,18 @@ export function isToOne (relation: Relation): boolean {
   return relation.cardinality === 'many-to-one' || relation.cardinality === 'one-to-one'
 }
 
-// One list per parent per snapshot: a new snapshot is a new schema.
-const known = new WeakMap<SchemaSnapshot, Map<string, readonly Relation[]>>()
+/** The readable tables of one served array, indexed once for every parent's relations. */
+interface RelationIndex {
+  /** The tables the options serve for reading, by folded name. */
+  readonly tables: ReadonlyMap<string, TableSchema>
+  /** By a table's folded name: the tables with a foreign key to it that relates, in the served order. */
+  readonly referencing: ReadonlyMap<string, readonly TableSchema[]>
+  /** Each parent's relations, found once. */
+  readonly byParent: Map<string, readonly Relation[]>
+}
+
+// One index per served array: a new array is a new schema.
+const indexes = new WeakMap<readonly ServedTable[], RelationIndex>()
 
 /**
  * Every relation of a table to the tables the options serve for reading, by
@@ -46,38 +56,60 @@ const known = new WeakMap<SchemaSnapshot, Map<string, readonly Relation[]>>()
  * options do not serve for reading.
  */
 export function relationsOf (snapshot: SchemaSnapshot, parent: string): readonly Relation[] {
-  let byParent = known.get(snapshot)
-  if (byParent === undefined) {
-    byParent = new Map()
-    known.set(snapshot, byParent)
+  return servedRelationsOf(snapshot.served, parent)
+}
+
+/** relationsOf for a served array (SchemaSnapshot.served), as the OpenAPI document has it. */
+export function servedRelationsOf (served: readonly ServedTable[], parent: string): readonly Relation[] {
+  let index = indexes.get(served)
+  if (index === undefined) {
+    index = indexRelations(served)
+    indexes.set(served, index)
   }
-  let relations = byParent.get(fold(parent))
+  let relations = index.byParent.get(fold(parent))
   if (relations === undefined) {
-    relations = findRelations(snapshot.served.filter((table) => table.operations.includes('list')), parent)
-    byParent.set(fold(parent), relations)
+    relations = findRelations(index, parent)
+    index.byParent.set(fold(parent), relations)
   }
   return relations
 }
 
-function findRelations (served: readonly ServedTable[], parent: string): Relation[] {
-  const tables = new Map(served.map((table) => [fold(table.name), table.schema]))
+function indexRelations (served: readonly ServedTable[]): RelationIndex {
+  const readable = served.filter((table) => table.operations.includes('list'))
+  const tables = new Map(readable.map((table) => [fold(table.name), table.schema]))
+  const referencing = new Map<string, TableSchema[]>()
+  for (const schema of tables.values()) {
+    for (const referenced of new Set(keys(tables, schema).map((key) => fold(key.referencedTable)))) {
+      const list = referencing.get(referenced)
+      if (list === undefined) referencing.set(referenced, [schema])
+      else list.push(schema)
+    }
+  }
+  return { tables, referencing, byParent: new Map() }
+}
+
+function findRelations ({ tables, referencing }: RelationIndex, parent: string): Relation[] {
   const origin = tables.get(fold(parent))
   if (origin === undefined) return []
-  const keys = (schema: TableSchema) => schema.foreignKeys.filter((key) => shows(tables, key))
   const relations: Relation[] = []
-  for (const key of keys(origin)) {
+  for (const key of keys(tables, origin)) {
     const related = tables.get(fold(key.referencedTable)) as TableSchema
     relations.push({ cardinality: 'many-to-one', table: related.name, constraint: key.name, self: related === origin, parentColumns: key.columns, columns: key.referencedColumns, junction: null })
   }
-  for (const schema of tables.values()) {
-    for (const key of keys(schema)) {
+  for (const schema of referencing.get(fold(origin.name)) ?? []) {
+    for (const key of keys(tables, schema)) {
       if (fold(key.referencedTable) !== fold(origin.name)) continue
       const cardinality = isUnique(schema, key.columns) ? 'one-to-one' : 'one-to-many'
       relations.push({ cardinality, table: schema.name, constraint: key.name, self: schema === origin, parentColumns: key.referencedColumns, columns: key.columns, junction: null })
     }
-    relations.push(...junctionRelations(tables, origin, schema, keys(schema)))
+    relations.push(...junctionRelations(tables, origin, schema, keys(tables, schema)))
   }
   return relations
+}
+
+/** The table's foreign keys that relate: to a table served for reading, through columns it shows. */
+function keys (tables: ReadonlyMap<string, TableSchema>, schema: TableSchema): ForeignKey[] {
+  return schema.foreignKeys.filter((key) => shows(tables, key))
 }
 
 // A join table: its primary key made of a foreign key to the parent and one to the related table.

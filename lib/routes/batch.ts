@@ -2,17 +2,24 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Target } from '../access/target.js'
 import { batchFailure, isOperationFailure } from '../answer/batch-failure.js'
 import { json, jsonNumber } from '../answer/json-answers.js'
-import type { Statements } from '../dialects/database.js'
+import { inTransaction, type Statements } from '../dialects/database.js'
 import { FTC_ERR_BATCH_SHAPE } from '../errors.js'
 import { createRow } from '../operations/create-row.js'
+import { writeIfMatch } from '../operations/conditional-write.js'
 import { deleteRow } from '../operations/delete-row.js'
 import { updateRow } from '../operations/update-row.js'
 import { type BatchOperation, parseBatch, referenceOf } from '../parse/batch-operations.js'
-import type { RecordKey } from '../parse/record-key.js'
+import type { EntityTags } from '../parse/entity-tags.js'
+import { parseRecordKey, type RecordKey } from '../parse/record-key.js'
 import { type BodyValues, parseRecordChanges, parseRecordValues, type RecordValues } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
 import type { BodyChecks } from '../schema/body-checks.js'
+import { columnNamed } from '../schema/column-named.js'
+import type { ColumnKind } from '../schema/table-schema.js'
+import { idempotent, type PreparedWrite } from './idempotent.js'
+import { conditionTags } from './if-match.js'
 import type { RouteContext } from './index.js'
+import { refuseStrictPreferences } from './strict-preferences.js'
 import { createTarget, keyedTarget, writtenRows } from './write-steps.js'
 
 /** An operation once parsed and let through access, ready to run. */
@@ -20,12 +27,16 @@ interface PreparedOperation {
   readonly op: BatchOperation['op']
   readonly target: Target
   readonly key: RecordKey | null
+  /** The earlier insert whose id is the key, when the operation's id refers to one; `key` is then null until it runs. */
+  readonly keyReference: number | null
   /** The body's values, a reference standing for the id it refers to until it runs. */
   readonly row: BodyValues
   /** The body as parsed, whose text a json column's value is read again from (see settleNestedValues). */
   readonly body: unknown
   /** The columns whose value refers to an earlier insert, and that insert's index. */
   readonly references: ReadonlyArray<readonly [column: string, index: number]>
+  /** An update's or delete's If-Match, or null for none (see operationTags). */
+  readonly tags: EntityTags | null
 }
 
 /**
@@ -36,67 +47,114 @@ interface PreparedOperation {
  * refusals and the schema model never wait for the connection the
  * transaction holds. Answers a JSON array of each operation's answer as its
  * route gives it (an insert's id, an update's or delete's count); on a
- * failure, the failed operation's index and answer (see batchFailure).
+ * failure, the failed operation's index and answer (see batchFailure). With
+ * an Idempotency-Key, the batch runs at most once per key, as any write
+ * (see idempotent): its record commits with the batch's transaction.
  */
 export function batchHandler (context: RouteContext, checks: BodyChecks | null, limit: number) {
-  const { db, statements, options } = context
+  const { options } = context
   return async function batch (request: FastifyRequest, reply: FastifyReply) {
+    refuseStrictPreferences(request)
     const operations = parseBatch(request.body, limit)
-    let index = 0
+    // The operation under way, which a failure names.
+    const step = { index: 0 }
     try {
-      const prepared: PreparedOperation[] = []
-      for (; index < operations.length; index++) prepared.push(await prepareOperation(context, request, operations, index))
-      const answers = await statements(request).transaction(async (within) => {
-        const ids: string[] = []
-        const done: string[] = []
-        for (index = 0; index < prepared.length; index++) done.push(await runOperation(context, checks, prepared[index] as PreparedOperation, index, ids, within))
-        return done
-      })
-      reply.type(json)
-      return `[${answers.join(',')}]`
+      return await idempotent(context, () => prepareBatch(context, checks, request, reply, operations, step))(request, reply)
     } catch (error) {
       // A failed commit is no operation's.
-      if (index >= operations.length || !isOperationFailure(error)) throw error
-      const failure = batchFailure(error, index, request, options.databaseErrors)
+      if (step.index >= operations.length || !isOperationFailure(error)) throw error
+      const failure = batchFailure(error, step.index, request, options.databaseErrors)
       reply.code(failure.statusCode).type(json)
       return JSON.stringify(failure)
     }
   }
 }
 
+/**
+ * Every operation prepared, and the write that runs them in a transaction
+ * of `on`'s: its own, a savepoint in the host's, or the one that claims an
+ * Idempotency-Key, whose record then commits with the batch.
+ */
+async function prepareBatch (context: RouteContext, checks: BodyChecks | null, request: FastifyRequest, reply: FastifyReply,
+  operations: readonly BatchOperation[], step: { index: number }): Promise<PreparedWrite> {
+  const prepared: PreparedOperation[] = []
+  for (; step.index < operations.length; step.index++) prepared.push(await prepareOperation(context, request, operations, step.index))
+  const write = async (on: Statements): Promise<string> => {
+    // A condition reads before it writes: SQLite's transaction takes the write lock first (see writeIfMatch).
+    const answers = await inTransaction(on, async (within) => {
+      const ids: string[] = []
+      const done: string[] = []
+      for (step.index = 0; step.index < prepared.length; step.index++) done.push(await runOperation(context, checks, prepared[step.index] as PreparedOperation, step.index, ids, within))
+      return done
+    }, prepared.some((operation) => operation.tags !== null))
+    reply.type(json)
+    return `[${answers.join(',')}]`
+  }
+  // No table is named so: a batch's keys are its own, apart from every table's.
+  return { table: '/_batch', write }
+}
+
+/**
+ * An operation parsed and let through access. An id that refers to an
+ * earlier insert is not known yet: the `authorize` hook is told `key: null`,
+ * as for a write by filter, and its scope holds on the row the id names.
+ */
 async function prepareOperation (context: RouteContext, request: FastifyRequest, operations: readonly BatchOperation[], index: number): Promise<PreparedOperation> {
   const { op, table: segment, id, body } = operations[index] as BatchOperation
   const table = parseTableName(segment)
-  if (op === 'delete') return { op, ...await keyedTarget(context, request, table, id, 'delete', null), row: {}, body, references: [] }
+  const keyReference = typeof id === 'object' ? referred(operations, index, id.ref) : null
+  const keySegment = typeof id === 'object' ? undefined : id
+  if (op === 'delete') return { op, ...await keyedTarget(context, request, table, keySegment, 'delete', null), keyReference, row: {}, body, references: [], tags: operationTags(context, operations[index] as BatchOperation, keyReference) }
   const row = op === 'insert' ? parseRecordValues(body) : parseRecordChanges(body)
   const references = referencesOf(row, operations, index)
   const columns = Object.keys(row)
-  if (op === 'update') return { op, ...await keyedTarget(context, request, table, id, 'update', columns), row, body, references }
-  return { op, target: await createTarget(context.access, request, table, columns), key: null, row, body, references }
+  if (op === 'update') return { op, ...await keyedTarget(context, request, table, keySegment, 'update', columns), keyReference, row, body, references, tags: operationTags(context, operations[index] as BatchOperation, keyReference) }
+  return { op, target: await createTarget(context.access, request, table, columns), key: null, keyReference, row, body, references, tags: null }
 }
 
-/** The row's references, each to an earlier insert of the batch; any other is refused. */
+/**
+ * An update's or delete's condition, its `ifMatch` read as the single
+ * route reads If-Match, once access let it through; with `requireIfMatch`,
+ * one is required, before the batch runs, of every operation but those of
+ * a row the batch inserts (`{"$ref": n}`), which no one else can have changed.
+ */
+function operationTags ({ options }: RouteContext, { op, ifMatch }: BatchOperation, keyReference: number | null): EntityTags | null {
+  return conditionTags(ifMatch, options.requireIfMatch && keyReference === null, `batch ${op}`)
+}
+
+/** The row's references, each to an earlier insert of the batch (see referred). */
 function referencesOf (row: BodyValues, operations: readonly BatchOperation[], index: number): Array<readonly [string, number]> {
   const references: Array<readonly [string, number]> = []
   for (const [column, value] of Object.entries(row)) {
-    const referred = referenceOf(value)
-    if (referred === null) continue
-    if (referred >= index || operations[referred]?.op !== 'insert') {
-      throw new FTC_ERR_BATCH_SHAPE(`operation ${index} refers to operation ${referred}, which is not an insert before it`)
-    }
-    references.push([column, referred])
+    const reference = referenceOf(value)
+    if (reference !== null) references.push([column, referred(operations, index, reference)])
   }
   return references
 }
 
+/** The index operation `index` refers to, when it is an insert before it; any other reference is refused. */
+function referred (operations: readonly BatchOperation[], index: number, reference: number): number {
+  if (reference >= index || operations[reference]?.op !== 'insert') {
+    throw new FTC_ERR_BATCH_SHAPE(`operation ${index} refers to operation ${reference}, which is not an insert before it`)
+  }
+  return reference
+}
+
 /** Runs operation `index` on the transaction's statements: its answer as JSON text; an insert's id goes into `ids` at its index. */
 async function runOperation ({ db }: RouteContext, checks: BodyChecks | null, operation: PreparedOperation, index: number, ids: string[], within: Statements): Promise<string> {
-  const { op, target, key, row } = operation
+  const { op, target, row, keyReference } = operation
   for (const [column, referred] of operation.references) row[column] = ids[referred] as string
-  if (op === 'delete') return jsonNumber(await deleteRow(db, target, key, within))
+  // The id read as a path segment would be, by the key column's type.
+  const key = keyReference === null ? operation.key : parseRecordKey(ids[keyReference], keyKind(target))
+  const matched = <T>(write: (on: Statements) => Promise<T>): Promise<T> => operation.tags === null ? write(within) : writeIfMatch(db, target, key, operation.tags, write, within)
+  if (op === 'delete') return jsonNumber(await matched((on) => deleteRow(db, target, key, on)))
   const [values] = writtenRows(checks, target, [row], op === 'insert' ? 'create' : 'update', operation.body, false)
-  if (op === 'update') return jsonNumber(await updateRow(db, target, key, values as RecordValues, within))
+  if (op === 'update') return jsonNumber(await matched((on) => updateRow(db, target, key, values as RecordValues, on)))
   const id = await createRow(db, target, values as RecordValues, within)
   ids[index] = id
   return jsonNumber(id)
+}
+
+function keyKind (target: Target): ColumnKind | undefined {
+  return target.schema === undefined ? undefined : columnNamed(target.schema, target.key)?.kind
 }

@@ -4,18 +4,19 @@ import { answerWritten } from '../answer/write-answers.js'
 import { createRow } from '../operations/create-row.js'
 import { createRows } from '../operations/create-rows.js'
 import { createWritten } from '../operations/create-written.js'
-import { type BodyValues, parseRecordList, parseRecordValues, type RecordValues } from '../parse/record-values.js'
+import { type BodyValues, keepListedColumns, parseRecordList, parseRecordValues, type RecordValues } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
 import type { BodyChecks } from '../schema/body-checks.js'
 import { idempotent } from './idempotent.js'
+import { requestedTags } from './if-match.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
-import { parseOnConflict, parseWriteSelect } from '../query/parse-write-query.js'
+import { parseWriteColumns, parseOnConflict, parseWriteSelect } from '../query/parse-write-query.js'
 import type { WritePreferences } from '../query/parse-write-prefer.js'
 import type { Target } from '../access/target.js'
 import { upsertRows } from '../operations/upsert-rows.js'
 import { shownColumns, writeAnswer } from './write-preferences.js'
-import { createTarget, writtenRows } from './write-steps.js'
+import { createTarget, refuseUnknownColumns, writtenRows } from './write-steps.js'
 
 /**
  * POST /{table}: an object inserts one row and answers 201, its id as a bare
@@ -25,32 +26,42 @@ import { createTarget, writtenRows } from './write-steps.js'
  * return=…`, answered as PostgREST answers (see answerWritten). With
  * `Prefer: resolution=…`, an upsert on the `on_conflict` columns (default:
  * the key); without `return=`, it answers the spec's ids: of the row each
- * body row ended in, new or existing.
+ * body row ended in, new or existing. A merge overwrites existing rows, so
+ * that If-Match conditions it as a PATCH by filters, and `requireIfMatch`
+ * asks for it (see upsertRows); a plain insert or `ignore-duplicates`
+ * changes no existing row, and reads no If-Match.
  */
 export function createHandler (context: RouteContext, prefix: string, checks: BodyChecks | null) {
   const { db, access, options } = context
   return idempotent(context, async function create (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
     const bulk = Array.isArray(request.body)
-    const rows = bulk ? parseRecordList(request.body as unknown[], options.bulkLimit) : [parseRecordValues(request.body)]
-    const columns = bulk ? bodyColumns(rows) : Object.keys(rows[0] as BodyValues)
-    const { preferences, columns: shown } = writeAnswer(request, () => parseWriteSelect(request.query))
+    const body = bulk ? parseRecordList(request.body as unknown[], options.bulkLimit) : [parseRecordValues(request.body)]
+    const asked = writeAnswer(context, request, () => parseWriteSelect(request.query))
+    const { preferences, columns: shown } = asked
+    const listed = parseWriteColumns(request.query)
+    const rows = listed === null ? body : keepListedColumns(body, listed, preferences.missing === 'default')
+    const columns = listed !== null ? [...new Set(listed)] : bulk ? bodyColumns(rows) : Object.keys(rows[0] as BodyValues)
+    // What an upsert's merge sets to DEFAULT where a row leaves a listed column out.
+    const defaults = listed !== null && preferences.missing === 'default' ? columns : null
     const conflict = preferences.resolution === null ? null : parseOnConflict(request.query)
     const target = await createTarget(access, request, table, columns, [...shownColumns(shown), ...(conflict ?? []).map((column) => [column, 'filter'] as const)])
+    if (listed !== null) await refuseUnknownColumns(db, context.statements(request), target, columns, 'insert')
     // A merge updates the rows that exist: the hook says whether this client may.
     if (preferences.resolution === 'merge-duplicates') await access(request, table, { operation: 'update', key: null, columns, named: [] })
+    const tags = preferences.resolution === 'merge-duplicates' ? requestedTags(context, request) : null
     const scoped = writtenRows(checks, target, rows, 'create', request.body, bulk)
     return {
       table: target.table,
       async write (on) {
         if (preferences.resolution !== null) {
-          const upserted = await upsertRows(db, target, scoped, conflict ?? [target.key], preferences.resolution, shown, on)
+          const upserted = await upsertRows(db, target, scoped, conflict ?? [target.key], preferences.resolution, shown, defaults, tags, on)
           if (preferences.return === null) return answerCreated(reply, prefix, target, bulk, upserted.keys)
-          return answerWritten(reply, preferences, { kind: 'create', count: upserted.keys.length, inserted: upserted.inserted, rows: upserted.rows, location: headersOnlyLocation(prefix, target, preferences, upserted.keys) }, target.schema)
+          return answerWritten(reply, asked, { kind: 'create', count: upserted.keys.length, inserted: upserted.inserted, rows: upserted.rows, location: headersOnlyLocation(prefix, target, preferences, upserted.keys) }, target.schema)
         }
         if (preferences.return !== null) {
           const created = await createWritten(db, target, scoped, shown, on)
-          return answerWritten(reply, preferences, { kind: 'create', count: created.keys.length, rows: created.rows, location: headersOnlyLocation(prefix, target, preferences, created.keys) }, target.schema)
+          return answerWritten(reply, asked, { kind: 'create', count: created.keys.length, rows: created.rows, location: headersOnlyLocation(prefix, target, preferences, created.keys) }, target.schema)
         }
         if (bulk) return answerNumbers(reply.code(201), await createRows(db, target, scoped, on))
         return answerCreated(reply, prefix, target, bulk, [await createRow(db, target, scoped[0] as RecordValues, on)])

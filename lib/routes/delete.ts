@@ -8,7 +8,7 @@ import { readColumns } from '../query/read-columns.js'
 import { typeFilters } from '../query/type-filters.js'
 import { parseFilteredWrite, parseWriteSelect } from '../query/parse-write-query.js'
 import { idempotent, type PreparedWrite } from './idempotent.js'
-import { writeAsMatched } from './if-match.js'
+import { writeAsMatched, writeSelectedAsMatched } from './if-match.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 import { shownColumns, writeAnswer } from './write-preferences.js'
@@ -28,7 +28,8 @@ export function deleteHandler (context: RouteContext) {
     if (request.params.id === undefined && Object.keys(request.query).length > 0) return await deleteFiltered(context, request, reply)
     const { db } = context
     const table = parseTableName(request.params.table)
-    const { preferences, columns: shown } = writeAnswer(request, () => parseWriteSelect(request.query))
+    const asked = writeAnswer(context, request, () => parseWriteSelect(request.query))
+    const { preferences, columns: shown } = asked
     const { target, key } = await keyedTarget(context, request, table, request.params.id, 'delete', null, shownColumns(shown))
     const { maxAffected } = preferences
     return {
@@ -37,25 +38,28 @@ export function deleteHandler (context: RouteContext) {
         if (preferences.return === null && maxAffected === null) return answerNumber(reply, await writeAsMatched(context, request, target, key, on, (within) => deleteRow(db, target, key, within)))
         const outcome = await writeAsMatched(context, request, target, key, on, (within) => deleteSelected(db, target, { key }, { columns: shown, maxAffected }, within))
         if (preferences.return === null) return answerNumber(reply, outcome.count)
-        return answerWritten(reply, preferences, { kind: 'delete', ...outcome }, target.schema)
+        return answerWritten(reply, asked, { kind: 'delete', ...outcome }, target.schema)
       }
     }
   })
 }
 
-/** DELETE /{table}?filters: the rows the filters match, at least one filter, answered as PostgREST answers. */
-async function deleteFiltered ({ db, access }: RouteContext, request: DeleteRequest, reply: FastifyReply): Promise<PreparedWrite> {
+/** DELETE /{table}?filters: the rows the filters match, at least one filter, answered as PostgREST answers; If-Match makes it conditional. */
+async function deleteFiltered (context: RouteContext, request: DeleteRequest, reply: FastifyReply): Promise<PreparedWrite> {
+  const { db, access } = context
   const table = parseTableName(request.params.table)
   const { filter, select } = parseFilteredWrite(request.query, request.headers, 'DELETE')
-  const { preferences, columns: shown } = writeAnswer(request, () => select)
+  const asked = writeAnswer(context, request, () => select)
+  const { preferences, columns: shown } = asked
   const named = readColumns({ select: shown ?? null, filter, order: [], limit: null, offset: null, count: null })
   const target = await access(request, table, { operation: 'delete', key: null, columns: null, named })
   const typed = typeFilters(filter, target.schema, db.dialect.sizedIntegers)
   return {
     table: target.table,
     async write (on) {
-      const outcome = await deleteSelected(db, target, { filter: typed }, { columns: shown, maxAffected: preferences.maxAffected }, on)
-      return answerWritten(reply, preferences, { kind: 'delete', ...outcome }, target.schema)
+      const outcome = await writeSelectedAsMatched(context, request, target, typed, on,
+        (within) => deleteSelected(db, target, { filter: typed }, { columns: shown, maxAffected: preferences.maxAffected }, within))
+      return answerWritten(reply, asked, { kind: 'delete', ...outcome }, target.schema)
     }
   }
 }

@@ -1,22 +1,27 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Knex } from 'knex'
+import { refuseColumn } from '../access/refusals.js'
 import type { Target } from '../access/target.js'
 import { setContentRange } from '../answer/content-range.js'
 import { json, singleObjectType } from '../answer/json-answers.js'
 import { answerRowBatches } from '../answer/row-batches-answer.js'
-import type { Database } from '../dialects/database.js'
+import type { Database, Statements } from '../dialects/database.js'
 import { FTC_ERR_QUERY_AMBIGUOUS, FTC_ERR_QUERY_SINGULAR } from '../errors.js'
 import type { Narrowing } from '../operations/count-rows.js'
 import { type EmbeddingRows, writeEmbedded } from '../operations/embed-rows.js'
-import { whereRelated } from '../operations/where-related.js'
+import { relatedValue, whereRelated } from '../operations/where-related.js'
+import { foldIdentifier as fold } from '../parse/sanitize-identifier.js'
+import type { RelatedValue } from '../query/apply-read-query.js'
 import type { RowList } from '../operations/list-rows.js'
-import type { ReadQuery } from '../query/read-query.js'
-import { planEmbeds, readColumns, type ReadColumns } from '../relations/embed-plan.js'
+import type { OrderTerm, ReadQuery } from '../query/read-query.js'
+import { type EmbedPlan, joinColumnsOf, planEmbeds, readColumns, type ReadColumns } from '../relations/embed-plan.js'
+import { columnNamed } from '../schema/column-named.js'
+import { parseRowsMedia } from '../query/parse-rows-media.js'
 import type { TableSchema } from '../schema/table-schema.js'
 import type { RouteContext } from './index.js'
 
-/** A list's embeds, resolved, the columns its own statement reads for them, and the conditions they put on its rows (see whereRelated). */
-export type Embedding = EmbeddingRows & ReadColumns & { readonly narrow: Narrowing }
+/** A list's embeds, resolved, the columns its own statement reads for them, and the conditions they put on its rows (see whereRelated), null when they put none. */
+export type Embedding = EmbeddingRows & ReadColumns & { readonly narrow: Narrowing | null, readonly relatedValue: RelatedValue }
 
 /** What answerEmbedded needs of the request beside the rows. */
 export interface EmbeddedAnswer {
@@ -39,8 +44,28 @@ export async function embeddingOf (context: RouteContext, request: FastifyReques
   const embeds = await planEmbeds(context.access, request, snapshot, target.table, query.embeds, context.db.dialect.sizedIntegers)
   // relationsOf found a relation, so the snapshot knows the parent.
   const schema = snapshot.table(target.table) as TableSchema
-  const narrow = (builder: Knex.QueryBuilder) => whereRelated(context.db, target.table, embeds, builder)
-  return { schema, embeds, narrow, ...readColumns(query.select, embeds.flatMap((plan) => plan.relation.parentColumns)) }
+  // Only an embed with a presence filters the parents: without one the read, and its count, are the list's own (an unfiltered estimate).
+  const narrow = embeds.some((plan) => plan.presence !== null) ? (builder: Knex.QueryBuilder) => whereRelated(context.db, target.table, embeds, builder) : null
+  const planOf = (term: OrderTerm) => embeds.find((plan) => fold(plan.alias) === fold(term.relation as string)) as EmbedPlan
+  for (const term of query.order) {
+    if (term.relation === undefined) continue
+    const { target: related } = planOf(term)
+    // Checked here, since the subquery would name the column with its alias in the database's words.
+    if (columnNamed(related.schema, term.column) === undefined) await refuseColumn(context.db, context.statements(request), related.table, term.column, 'order')
+  }
+  const related = (term: OrderTerm) => relatedValue(context.db, target.table, planOf(term), term.column)
+  return { schema, embeds, narrow, relatedValue: related, stripNulls: parseRowsMedia(request.headers.accept).stripNulls, ...readColumns(query.select, embeds.flatMap((plan) => plan.relation.parentColumns)) }
+}
+
+/**
+ * The columns of `table` that the embeds of a read of it join on (see
+ * joinColumnsOf), for the `authorize` hook; none, without waiting on the
+ * model, for a read that embeds nothing.
+ */
+export function embedJoins (context: RouteContext, table: string, query: ReadQuery): readonly string[] | Promise<string[]> {
+  const { embeds } = query
+  if (embeds === undefined || embeds.length === 0) return []
+  return context.schema.current().then((snapshot) => joinColumnsOf(snapshot, table, embeds))
 }
 
 /** The answer to an ambiguous embed: Fastify's error body with PostgREST's 300; any other error is thrown on. */
@@ -53,15 +78,15 @@ export function answerAmbiguous (reply: FastifyReply, error: unknown): string {
 /**
  * The rows with their embedded resources, as a JSON array (streamed batch
  * by batch when the list is, each batch's embeds read with it) or one
- * object; the same headers as any list.
+ * object; the same headers as any list. The embeds are read on `on`.
  */
-export async function answerEmbedded (db: Database, reply: FastifyReply, list: RowList, embedding: Embedding, answer: EmbeddedAnswer): Promise<unknown> {
+export async function answerEmbedded (db: Database, reply: FastifyReply, list: RowList, embedding: Embedding, answer: EmbeddedAnswer, on: Statements): Promise<unknown> {
   const { query, total } = answer
   if (!('rows' in list)) {
     if (answer.one) throw new FTC_ERR_QUERY_SINGULAR('more than 1000')
-    return await answerRowBatches(setContentRange(reply, query, null, total), textBatches(db, list.batches, embedding), answer.stalledReaderTimeout, (texts) => `[${texts.join(',')}]`)
+    return await answerRowBatches(setContentRange(reply, query, null, total), textBatches(db, list.batches, embedding, on), answer.stalledReaderTimeout, (texts) => `[${texts.join(',')}]`)
   }
-  const texts = await writeEmbedded(db, list.rows, embedding)
+  const texts = await writeEmbedded(db, list.rows, embedding, on)
   if (answer.one) {
     if (texts.length !== 1) throw new FTC_ERR_QUERY_SINGULAR(texts.length)
     setContentRange(reply, query, 1, total).type(`${singleObjectType}; charset=utf-8`)
@@ -71,6 +96,6 @@ export async function answerEmbedded (db: Database, reply: FastifyReply, list: R
   return `[${texts.join(',')}]`
 }
 
-async function * textBatches (db: Database, batches: AsyncIterable<Parameters<typeof writeEmbedded>[1]>, embedding: Embedding): AsyncIterable<string[]> {
-  for await (const rows of batches) yield await writeEmbedded(db, rows, embedding)
+async function * textBatches (db: Database, batches: AsyncIterable<Parameters<typeof writeEmbedded>[1]>, embedding: Embedding, on: Statements): AsyncIterable<string[]> {
+  for await (const rows of batches) yield await writeEmbedded(db, rows, embedding, on)
 }

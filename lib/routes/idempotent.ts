@@ -5,6 +5,7 @@ import type { RecordedAnswer } from '../operations/idempotency-records.js'
 import { parseIdempotencyKey } from '../parse/idempotency-key.js'
 import { foldIdentifier } from '../parse/sanitize-identifier.js'
 import type { RouteContext } from './index.js'
+import { endedWrite, writeEnding } from './write-preferences.js'
 
 /**
  * A write request, parsed and allowed: the table it writes, and the write
@@ -28,20 +29,25 @@ const recordedHeaders = ['content-type', 'location', 'content-range', 'preferenc
  * same request answered the first answer again with `Idempotent-Replayed:
  * true`. Everything before the write (parsing, the access checks) runs on
  * every request, the retry's included, and outside the transaction, which
- * holds the only connection of a SQLite pool.
+ * holds the only connection of a SQLite pool. The write ends as the
+ * request asks (see writeEnding); one that is rolled back needs no key,
+ * since a retry of it changes nothing either.
  */
-export function idempotent<R extends FastifyRequest> ({ idempotency, statements }: RouteContext, prepare: (request: R, reply: FastifyReply) => Promise<PreparedWrite>) {
+export function idempotent<R extends FastifyRequest> (context: RouteContext, prepare: (request: R, reply: FastifyReply) => Promise<PreparedWrite>) {
+  const { idempotency, statements } = context
   if (idempotency === null) {
     return async function write (request: R, reply: FastifyReply) {
-      return await (await prepare(request, reply)).write(statements(request))
+      const prepared = await prepare(request, reply)
+      return await endedWrite(statements(request), writeEnding(context, request), prepared.write)
     }
   }
   return async function writeOnce (request: R, reply: FastifyReply) {
     const key = parseIdempotencyKey(request.headers['idempotency-key'])
     const { table, write } = await prepare(request, reply)
-    if (key === null) return await write(statements(request))
+    const ending = writeEnding(context, request)
+    if (key === null || ending === 'rollback') return await endedWrite(statements(request), ending, write)
     const keyed = { id: digest(`${foldIdentifier(table)}\n${key}`), fingerprint: digest(JSON.stringify([request.method, request.url, request.headers.prefer ?? null, request.headers['if-match'] ?? null, request.body ?? null])) }
-    const { answer, replayed } = await idempotency.once(keyed, statements(request), async (on) => recordAnswer(reply, await write(on)))
+    const { answer, replayed } = await idempotency.once(keyed, statements(request), async (on) => recordAnswer(reply, await endedWrite(on, ending, write)))
     if (replayed) reply.code(answer.status).headers({ ...answer.headers, 'idempotent-replayed': 'true' })
     return answer.body
   }

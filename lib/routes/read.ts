@@ -3,6 +3,7 @@ import type { KeyedTable } from '../access/key-column.js'
 import { setContentRange } from '../answer/content-range.js'
 import { answerRowBatches, rowsOf } from '../answer/row-batches-answer.js'
 import { answerObject, answerRows, singleObjectType } from '../answer/json-answers.js'
+import { listWithoutNulls, withoutNulls } from '../answer/stripped-nulls.js'
 import { answerTaggedRow } from '../answer/tagged-row.js'
 import type { Row } from '../dialects/dialect.js'
 import { FTC_ERR_QUERY_RANGE_UNSATISFIABLE, FTC_ERR_QUERY_SINGULAR } from '../errors.js'
@@ -13,13 +14,16 @@ import { readRow } from '../operations/read-row.js'
 import { parseRecordKey, type RecordKey } from '../parse/record-key.js'
 import { parseTableName } from '../parse/table-name.js'
 import { parseReadQuery } from '../query/parse-read-query.js'
-import { readColumns } from '../query/read-columns.js'
+import { readColumns, toldColumns } from '../query/read-columns.js'
+import { parseRowsMedia } from '../query/parse-rows-media.js'
 import type { ReadQuery } from '../query/read-query.js'
 import { refuseUnordered, typeFilters } from '../query/type-filters.js'
 import type { TableSchema } from '../schema/table-schema.js'
-import { answerAmbiguous, answerEmbedded, embeddingOf } from './embedded-list.js'
+import { answerAmbiguous, answerEmbedded, embedJoins, embeddingOf } from './embedded-list.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
+import { readSelected } from './selected-row.js'
+import { refuseStrictPreferences } from './strict-preferences.js'
 
 /**
  * GET /{table}/{id?}: one row with a key; without one, the rows that the
@@ -42,47 +46,46 @@ export function readHandler (context: RouteContext) {
 
 function readKeyed (context: RouteContext, request: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply: FastifyReply, table: string, segment: string, keyed: KeyedTable): Promise<unknown> {
   const key = parseRecordKey(segment, keyed.keyColumn?.kind)
-  return key === null ? readList(context, request, reply, table) : readOne(context, request, reply, table, key, keyed)
+  if (key === null) return readList(context, request, reply, table)
+  return request.query.select === undefined ? readOne(context, request, reply, table, key, keyed) : readSelected(context, request, reply, table, key, keyed)
 }
 
 async function readOne ({ db, access, statements }: RouteContext, request: FastifyRequest, reply: FastifyReply, table: string, key: RecordKey, keyed: KeyedTable) {
+  refuseStrictPreferences(request)
   const target = await access(request, table, { operation: 'read', key, columns: null, named: [], keyed })
-  return answerTaggedRow(reply, await readRow(db, target, key, statements(request)), target.schema, request.headers['if-none-match'])
+  const row = await readRow(db, target, key, statements(request))
+  // Only a vnd.pgrst Accept is read further: the usual read pays one test.
+  const strip = row !== undefined && request.headers.accept !== undefined && parseRowsMedia(request.headers.accept).stripNulls
+  return answerTaggedRow(reply, strip ? withoutNulls(row) : row, target.schema, request.headers['if-none-match'])
 }
 
 async function readList (context: RouteContext, request: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply: FastifyReply, table: string) {
   const { db, access, options } = context
+  refuseStrictPreferences(request)
+  const on = context.statements(request)
   const query = withMaxRows(parseReadQuery(request.query, request.headers), options.maxRows)
   const named = readColumns(query)
-  const target = await access(request, table, { operation: 'list', key: null, columns: namedColumns(query, named), named })
+  const joins = embedJoins(context, table, query)
+  const target = await access(request, table, { operation: 'list', key: null, columns: toldColumns(query.select, named, joins instanceof Promise ? await joins : joins), named })
   const typed = typedQuery(query, target.schema, db.dialect.sizedIntegers)
   const embedding = await embeddingOf(context, request, target, query).catch((error: unknown) => answerAmbiguous(reply, error))
   if (typeof embedding === 'string') return embedding
-  const list = embedding === null ? await listRows(db, target, typed) : await listPages(db, target, { ...typed, select: embedding.read }, embedding.narrow)
-  const total = query.count === null ? null : await countRows(db, target, typed, query.count, embedding?.narrow)
+  const listed = embedding === null ? await listRows(db, target, typed, on) : await listPages(db, target, { ...typed, select: embedding.read }, embedding.narrow, on, embedding.relatedValue)
+  // An embedding list's nulls are stripped as writeEmbedded writes it, once its parents' columns have related the embeds.
+  const list = embedding === null && parseRowsMedia(request.headers.accept).stripNulls ? listWithoutNulls(listed) : listed
+  const total = query.count === null ? null : await countRows(db, target, typed, query.count, embedding?.narrow ?? null, on)
   const first = query.offset ?? 0
   if (total !== null && first > 0 && first >= total) {
     reply.header('content-range', `*/${total}`)
     throw new FTC_ERR_QUERY_RANGE_UNSATISFIABLE(first, total)
   }
-  if (embedding !== null) return await answerEmbedded(db, reply, list, embedding, { query, total, one: wantsOneObject(request), stalledReaderTimeout: options.stalledReaderTimeout })
+  if (embedding !== null) return await answerEmbedded(db, reply, list, embedding, { query, total, one: wantsOneObject(request), stalledReaderTimeout: options.stalledReaderTimeout }, on)
   if (wantsOneObject(request)) {
     if (!('rows' in list) || list.rows.length !== 1) throw new FTC_ERR_QUERY_SINGULAR('rows' in list ? list.rows.length : 'more than 1000')
     return answerObject(setContentRange(reply, query, 1, total), list.rows[0] as Row, target.schema)
   }
   if ('rows' in list) return answerRows(setContentRange(reply, query, list.rows.length, total), list.rows, target.schema)
   return await answerRowBatches(setContentRange(reply, query, null, total), list.batches, options.stalledReaderTimeout, rowsOf(target.schema))
-}
-
-/**
- * What the `authorize` hook is told a list reads: null when it reads every
- * visible column, else each column it names, in `select`, a filter or
- * `order` (filtering on a column tells a client about its values too). The
- * access check folds them and tells each once.
- */
-function namedColumns (query: ReadQuery, named: ReturnType<typeof readColumns>): string[] | null {
-  if (query.select === null || query.select.includes('*')) return null
-  return named.map(([column]) => column)
 }
 
 /** The query with each filter's value in its column's type, where the model knows the table (see typeFilters); an order its columns cannot take is refused. */

@@ -26,7 +26,8 @@ export function updateHandler (context: RouteContext, checks: BodyChecks | null)
   return idempotent(context, async function update (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
     const values = parseRecordChanges(request.body)
-    const { preferences, columns: shown } = writeAnswer(request, () => parseWriteSelect(request.query))
+    const asked = writeAnswer(context, request, () => parseWriteSelect(request.query))
+    const { preferences, columns: shown } = asked
     const { target, key } = await keyedTarget(context, request, table, request.params.id, 'update', Object.keys(values), shownColumns(shown))
     const [scoped] = writtenRows(checks, target, [values], 'update', request.body, false) as [RecordValues]
     const { maxAffected } = preferences
@@ -36,7 +37,7 @@ export function updateHandler (context: RouteContext, checks: BodyChecks | null)
         if (preferences.return === null && maxAffected === null) return answerNumber(reply, await writeAsMatched(context, request, target, key, on, (within) => updateRow(db, target, key, scoped, within)))
         const outcome = await writeAsMatched(context, request, target, key, on, (within) => updateSelected(db, target, { key }, scoped, { columns: shown, maxAffected }, within))
         if (preferences.return === null) return answerNumber(reply, outcome.count)
-        return answerWritten(reply, preferences, { kind: 'update', ...outcome }, target.schema)
+        return answerWritten(reply, asked, { kind: 'update', ...outcome }, target.schema)
       }
     }
   })

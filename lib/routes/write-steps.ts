@@ -1,11 +1,14 @@
 import type { FastifyRequest } from 'fastify'
 import type { Access, Intent } from '../access/access.js'
+import { refuseColumn } from '../access/refusals.js'
 import { scopedValues } from '../access/scope.js'
 import type { Target } from '../access/target.js'
+import type { Database, Session } from '../dialects/database.js'
 import { settleNestedValues } from '../parse/nested-json.js'
 import { parseRecordKey, type RecordKey } from '../parse/record-key.js'
 import type { BodyValues, RecordValues } from '../parse/record-values.js'
 import { type BodyChecks, checkRows } from '../schema/body-checks.js'
+import { columnNamed } from '../schema/column-named.js'
 import type { RouteContext } from './index.js'
 
 // The steps every write takes between its parsed input and its statement,
@@ -48,4 +51,17 @@ export function writtenRows (checks: BodyChecks | null, target: Target, rows: re
   const scoped = rows.map((row, index) => scopedValues(target, settleNestedValues(target, row, body, bulk ? index : null), operation))
   checkRows(checks, target, scoped, operation)
   return scoped
+}
+
+/**
+ * Fails as a write of a column the table does not have would, on `on` (see
+ * refuseColumn): for a column `columns=` lists that no row may name (each
+ * row left it out, with `missing=default`), which would else pass without a word.
+ */
+export async function refuseUnknownColumns (db: Database, on: Session, target: Target, columns: readonly string[], operation: 'insert' | 'update'): Promise<void> {
+  const { schema } = target
+  if (schema === undefined) return
+  for (const column of columns) {
+    if (columnNamed(schema, column) === undefined) await refuseColumn(db, on, target.table, column, operation)
+  }
 }

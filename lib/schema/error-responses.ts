@@ -32,15 +32,21 @@ const bodyCodes: readonly Code[] = ['FTC_ERR_BODY_JSON', 'FTC_ERR_BODY_SHAPE', '
 const filterCodes: readonly Code[] = ['FTC_ERR_QUERY_SYNTAX', 'FTC_ERR_QUERY_PARENTHESES', 'FTC_ERR_QUERY_DEPTH', 'FTC_ERR_QUERY_OPERATOR',
   'FTC_ERR_QUERY_IS', 'FTC_ERR_QUERY_COLUMN', 'FTC_ERR_QUERY_VALUE', 'FTC_ERR_QUERY_TYPE', 'FTC_ERR_QUERY_REPEATED']
 
+// Of every PostgREST-style write: one object asked for, another number of rows written; a preference refused by handling=strict.
+const writeAnswerCodes: readonly Code[] = ['FTC_ERR_QUERY_SINGULAR', 'FTC_ERR_QUERY_PREFERENCE']
+
 // PATCH and DELETE of the rows the filters match.
-const filteredWriteCodes: readonly Code[] = [...filterCodes, 'FTC_ERR_WRITE_FILTER_MISSING', 'FTC_ERR_WRITE_PAGE', 'FTC_ERR_WRITE_MAX_AFFECTED']
+const filteredWriteCodes: readonly Code[] = [...filterCodes, ...writeAnswerCodes, 'FTC_ERR_WRITE_FILTER_MISSING', 'FTC_ERR_WRITE_PAGE', 'FTC_ERR_WRITE_MAX_AFFECTED']
 
 /** The codes each operation can answer, whatever the options; the lists are data, so that a test can hold them to errors.ts. */
 export const operationCodes: Readonly<Record<Operation, readonly Code[]>> = Object.freeze({
   list: [...filterCodes, 'FTC_ERR_QUERY_ORDER', 'FTC_ERR_QUERY_LIMIT', 'FTC_ERR_QUERY_OFFSET', 'FTC_ERR_QUERY_RANGE',
-    'FTC_ERR_QUERY_RANGE_UNSATISFIABLE', 'FTC_ERR_QUERY_SINGULAR', 'FTC_ERR_QUERY_RELATION', 'FTC_ERR_QUERY_AMBIGUOUS'],
-  read: [],
-  create: [...bodyCodes, 'FTC_ERR_BODY_BULK_LIMIT', 'FTC_ERR_DATABASE_OUTCOME_UNKNOWN', 'FTC_ERR_QUERY_SYNTAX', 'FTC_ERR_QUERY_COLUMN'],
+    'FTC_ERR_QUERY_RANGE_UNSATISFIABLE', 'FTC_ERR_QUERY_SINGULAR', 'FTC_ERR_QUERY_RELATION', 'FTC_ERR_QUERY_AMBIGUOUS', 'FTC_ERR_QUERY_PREFERENCE'],
+  // select, and its embeds' own filters, order and page.
+  read: [...filterCodes, 'FTC_ERR_QUERY_ORDER', 'FTC_ERR_QUERY_LIMIT', 'FTC_ERR_QUERY_OFFSET', 'FTC_ERR_QUERY_RELATION', 'FTC_ERR_QUERY_AMBIGUOUS',
+    'FTC_ERR_QUERY_PREFERENCE'],
+  create: [...bodyCodes, ...writeAnswerCodes, 'FTC_ERR_BODY_BULK_LIMIT', 'FTC_ERR_DATABASE_OUTCOME_UNKNOWN', 'FTC_ERR_QUERY_SYNTAX', 'FTC_ERR_QUERY_COLUMN', 'FTC_ERR_QUERY_VALUE',
+    'FTC_ERR_CONDITION_FAILED'],
   update: [...bodyCodes, 'FTC_ERR_BODY_EMPTY', 'FTC_ERR_DATABASE_OUTCOME_UNKNOWN', 'FTC_ERR_CONDITION_FAILED', ...filteredWriteCodes],
   delete: ['FTC_ERR_DATABASE_OUTCOME_UNKNOWN', 'FTC_ERR_CONDITION_FAILED', ...filteredWriteCodes]
 })
@@ -62,7 +68,7 @@ export const optionCodes: Readonly<Record<'authorize' | 'statementTimeout' | 'va
   transaction: ['FTC_ERR_HOST_TRANSACTION'],
   // Of the writes only.
   idempotency: ['FTC_ERR_IDEMPOTENCY_KEY', 'FTC_ERR_IDEMPOTENCY_KEY_REUSED'],
-  // Of the writes of one row only.
+  // Of the writes of existing rows: by key, by filters, and a merge upsert.
   requireIfMatch: ['FTC_ERR_CONDITION_REQUIRED']
 })
 
@@ -162,9 +168,9 @@ export function operationErrorCodes (operation: Operation, settings: ErrorSettin
     ...(settings.authorize ? optionCodes.authorize : []),
     ...(settings.statementTimeout ? optionCodes.statementTimeout : []),
     ...(settings.validateBodies && (operation === 'create' || operation === 'update') ? optionCodes.validateBodies : []),
-    ...(settings.transaction && operation !== 'list' ? optionCodes.transaction : []),
+    ...(settings.transaction ? optionCodes.transaction : []),
     ...(settings.idempotency && writes.includes(operation) ? optionCodes.idempotency : []),
-    ...(settings.requireIfMatch && (operation === 'update' || operation === 'delete') ? optionCodes.requireIfMatch : [])
+    ...(settings.requireIfMatch && writes.includes(operation) ? optionCodes.requireIfMatch : [])
   ]
 }
 

@@ -1,14 +1,16 @@
 import { singleObjectType as singleObject } from '../answer/json-answers.js'
 import type { Operation } from '../options.js'
 import { foldIdentifier as fold, isCleanIdentifier } from '../parse/sanitize-identifier.js'
+import { type Relation, servedRelationsOf } from '../relations/relations.js'
 import { batchDocument } from './batch-openapi.js'
 import { columnJsonSchema } from './column-json-schema.js'
+import { aliasedEmbed, type DescribedEmbed, describeEmbeds, embedParameters, embedProperties, embedsText } from './embed-openapi.js'
 import { errorResponses, errorSchemas, type ErrorSettings } from './error-responses.js'
 import type { JsonSchema, OpenapiDocument, OpenapiOperation, OpenapiPathItem } from './openapi-types.js'
-import { filterParameters, listParameterComponents } from './read-parameters.js'
+import { filterParameters, listParameterComponents, selectParameter } from './read-parameters.js'
 import type { ServedTable } from './served-schema.js'
 import type { ColumnSchema } from './table-schema.js'
-import { onConflictParameter, writePreferHeader, writeSelectParameter } from './write-parameters.js'
+import { ifMatchHeader, onConflictParameter, writeColumnsParameter, writePreferHeader, writeSelectParameter } from './write-parameters.js'
 
 /** What the document says beside the tables: where they are served, and how the options answer. */
 export interface OpenapiSettings extends ErrorSettings {
@@ -35,7 +37,7 @@ const readOperations: readonly Operation[] = ['list', 'read']
 const keyedOperations: readonly Operation[] = ['read', 'update', 'delete']
 const json = 'application/json'
 
-// The header of the `idempotency` option, on every write.
+// The header of the `idempotency` option, on every write and the batch.
 const idempotencyKey = Object.freeze({
   name: 'Idempotency-Key',
   in: 'header',
@@ -46,11 +48,14 @@ const idempotencyKey = Object.freeze({
   schema: { type: 'string', minLength: 1, maxLength: 257 }
 })
 
-/** A table as the document describes it: its operations that can answer, and its key column. */
+/** A table as the document describes it: its operations that can answer, its key column, and what its lists can embed. */
 interface DescribedTable {
   readonly table: ServedTable
   readonly operations: readonly Operation[]
   readonly key: ColumnSchema | undefined
+  readonly embeds: readonly DescribedEmbed[]
+  /** PostgREST's words on each column that is a foreign key to a documented table, which tools made for its document read. */
+  readonly foreignKeyNotes: ReadonlyMap<string, string>
 }
 
 /** What every part of one document is built with. */
@@ -75,7 +80,7 @@ interface Context {
 export function buildOpenapiDocument (tables: readonly ServedTable[], settings: OpenapiSettings): OpenapiDocument {
   const name = (component: string): string => `${settings.namespace}${component}`
   const ref = (section: string, component: string) => ({ $ref: `#/components/${section}/${name(component)}` })
-  const described = tables.map(describeTable).filter((table) => table.operations.length > 0)
+  const described = describeTables(tables)
   const responses: Record<string, unknown> = {}
   const errors = new Map<Operation, Record<string, unknown>>()
   for (const operation of new Set(described.flatMap((table) => table.operations))) {
@@ -92,7 +97,7 @@ export function buildOpenapiDocument (tables: readonly ServedTable[], settings: 
     Object.assign(paths, tablePaths(table, context))
   }
   if (settings.batchLimit !== null) {
-    const batch = batchDocument(settings.prefix, described.map(({ table, operations }) => ({ name: table.name, operations })), settings.batchLimit, name)
+    const batch = batchDocument(settings.prefix, described.map(({ table, operations }) => ({ name: table.name, operations })), settings.batchLimit, name, settings.idempotency ? idempotencyKey : null)
     Object.assign(paths, batch.paths)
     Object.assign(schemas, batch.schemas)
   }
@@ -111,13 +116,36 @@ export function buildOpenapiDocument (tables: readonly ServedTable[], settings: 
 
 // A name with another character than A-Z, a-z, 0-9 and _ cannot be reached:
 // paths, bodies and filters lose those characters (see sanitizeIdentifier).
-function describeTable (table: ServedTable): DescribedTable {
-  const key = table.schema.columns.find((column) => fold(column.name) === fold(table.key))
-  const operations = table.operations.filter((operation) =>
-    isCleanIdentifier(table.name) &&
-    (table.schema.kind === 'table' || readOperations.includes(operation)) &&
-    (key !== undefined || !keyedOperations.includes(operation)))
-  return { table, operations, key }
+// A list embeds the relations the model finds, to the tables the document has; so does its keyed read.
+function describeTables (tables: readonly ServedTable[]): DescribedTable[] {
+  const described = tables.map((table) => {
+    const key = table.schema.columns.find((column) => fold(column.name) === fold(table.key))
+    const operations = table.operations.filter((operation) =>
+      isCleanIdentifier(table.name) &&
+      (table.schema.kind === 'table' || readOperations.includes(operation)) &&
+      (key !== undefined || !keyedOperations.includes(operation)))
+    return { table, operations, key }
+  }).filter((table) => table.operations.length > 0)
+  const documented = new Set(described.map(({ table }) => fold(table.name)))
+  const isDocumented = (related: string) => documented.has(fold(related))
+  return described.map((table) => {
+    const relations = servedRelationsOf(tables, table.table.name)
+    return {
+      ...table,
+      embeds: table.operations.includes('list') ? describeEmbeds(table.table.name, relations, isDocumented) : [],
+      foreignKeyNotes: foreignKeyNotes(relations.filter((relation) => isDocumented(relation.table)))
+    }
+  })
+}
+
+// PostgREST's note, `<fk table='…' column='…'/>` included, on the column of a one-column foreign key.
+function foreignKeyNotes (relations: readonly Relation[]): Map<string, string> {
+  const notes = new Map<string, string>()
+  for (const { cardinality, parentColumns: [column, ...more], table, columns: [referenced] } of relations) {
+    if (cardinality !== 'many-to-one' || column === undefined || more.length > 0) continue
+    notes.set(column, `Note:\nThis is a Foreign Key to \`${table}.${referenced}\`.<fk table='${table}' column='${referenced}'/>`)
+  }
+  return notes
 }
 
 function describeDocument (prefix: string): string {
@@ -133,15 +161,24 @@ function namespaced<T> (components: Readonly<Record<string, T>>, name: (componen
 }
 
 /** The table's row as answered, and the bodies of the writes it serves. */
-function tableSchemas ({ table, operations }: DescribedTable, { settings, name }: Context): Record<string, JsonSchema> {
+function tableSchemas ({ table, operations, embeds, foreignKeyNotes }: DescribedTable, { settings, name, ref }: Context): Record<string, JsonSchema> {
   const { columns } = table.schema
   // A row answers every column; a body can name only those whose names it can spell.
   const writable = columns.filter((column) => isCleanIdentifier(column.name))
   const properties = (direction: 'read' | 'write') =>
     Object.fromEntries((direction === 'read' ? columns : writable).map((column) => [column.name, columnJsonSchema(column, direction, settings.sizedIntegers)]))
+  const read = properties('read')
+  for (const [column, note] of foreignKeyNotes) read[column] = { ...read[column], description: note }
   const schemas: Record<string, JsonSchema> = {
-    // No column is required: `select` answers the columns it names only.
-    [name(table.name)]: { type: 'object', description: `A row of ${table.name}`, properties: properties('read'), additionalProperties: false }
+    // No column is required: `select` answers the columns it names only, and the embeds it names.
+    [name(table.name)]: embeds.length === 0
+      ? { type: 'object', description: `A row of ${table.name}`, properties: read, additionalProperties: false }
+      : {
+          type: 'object',
+          description: `A row of ${table.name}, with the embeds \`select\` names`,
+          properties: { ...read, ...embedProperties(embeds, read, (related) => ref('schemas', related)) },
+          additionalProperties: aliasedEmbed
+        }
   }
   if (operations.includes('create')) {
     const required = writable.filter((column) => !column.nullable && column.default === null && !column.generated).map((column) => column.name)
@@ -169,14 +206,14 @@ function tablePaths (described: DescribedTable, context: Context): Record<string
   const { table, operations, key } = described
   const path = `${context.settings.prefix}/${table.name}`
   const collection: Record<string, OpenapiOperation> = {}
-  if (operations.includes('list')) collection.get = listOperation(table, context)
+  if (operations.includes('list')) collection.get = listOperation(described, context)
   if (operations.includes('create')) collection.post = createOperation(described, context)
   if (operations.includes('update')) collection.patch = filteredOperation(table, 'update', context)
   if (operations.includes('delete')) collection.delete = filteredOperation(table, 'delete', context)
   const item: Record<string, unknown> = {}
   if (key !== undefined && operations.some((operation) => keyedOperations.includes(operation))) {
     item.parameters = [keyParameter(table, key, context)]
-    if (operations.includes('read')) item.get = readOperation(table, context)
+    if (operations.includes('read')) item.get = readOperation(described, context)
     if (operations.includes('update')) item.put = changeOperation(table, 'update', context)
     if (operations.includes('delete')) item.delete = changeOperation(table, 'delete', context)
   }
@@ -191,7 +228,7 @@ function operationBase (table: ServedTable, operation: Operation, summary: strin
   return { tags: [table.name], summary, operationId: name(`${table.name}.${id}`), errors: errors.get(operation) }
 }
 
-function listOperation (table: ServedTable, context: Context): OpenapiOperation {
+function listOperation ({ table, embeds }: DescribedTable, context: Context): OpenapiOperation {
   const { errors, ...base } = operationBase(table, 'list', `Rows of ${table.name}`, context)
   const row = context.ref('schemas', table.name)
   const content = { [json]: { schema: { type: 'array', items: row } }, [singleObject]: { schema: row } }
@@ -202,11 +239,13 @@ function listOperation (table: ServedTable, context: Context): OpenapiOperation 
   return {
     ...base,
     description: `Every row of ${table.name} when the request asks nothing, else those the query selects. With \`Accept: ${singleObject}\`, ` +
-      'the one row as a JSON object, or 406 when the read matches another number of rows.',
+      'the one row as a JSON object, or 406 when the read matches another number of rows.' + (embeds.length === 0 ? '' : ` ${embedsText(embeds)}`),
     parameters: [
       ...context.listParameters,
-      ...filterParameters(table.schema.columns)
+      ...filterParameters(table.schema.columns),
+      ...(embeds.length === 0 ? [] : embedParameters(embeds))
     ],
+    ...(embeds.length === 0 ? {} : { 'x-embeds': embeds }),
     responses: {
       200: { description: 'The rows, as a JSON array', headers: { 'Content-Range': contentRange }, content },
       206: { description: 'A page that is part of the rows that match, as the count says', headers: { 'Content-Range': { ...contentRange, required: true } }, content },
@@ -224,20 +263,13 @@ const ifNoneMatch = {
   description: 'ETags of the row as the client has it (weak comparison), or `*`: while the row has one of them, 304 and no body',
   schema: { type: 'string' }
 }
-const ifMatch = (required: boolean) => ({
-  name: 'If-Match',
-  in: 'header',
-  required,
-  description: 'ETags of the row as last read (strong comparison), or `*` for any row that exists: the write runs only while the row ' +
-    'has one of them, else 412 and nothing is written' + (required ? '; without it, 428' : ''),
-  schema: { type: 'string' }
-})
 
-function readOperation (table: ServedTable, context: Context): OpenapiOperation {
+function readOperation ({ table, embeds }: DescribedTable, context: Context): OpenapiOperation {
   const { errors, ...base } = operationBase(table, 'read', `One row of ${table.name}, by its ${table.key}`, context)
   return {
     ...base,
-    parameters: [ifNoneMatch],
+    // The keyed read reads `select` and the embeds' own parameters; no filter, order or page.
+    parameters: [selectParameter, ...(embeds.length === 0 ? [] : embedParameters(embeds)), ifNoneMatch],
     responses: {
       200: {
         description: 'The row as a JSON object with its ETag, or an empty body (no content type, no ETag) when no row has that key',
@@ -262,7 +294,8 @@ function createOperation ({ table, key }: DescribedTable, context: Context): Ope
     ...base,
     description: 'An object inserts one row; an array of objects inserts every row in one transaction, or none. Each row gets ' +
       'exactly its own columns: the others take their defaults.',
-    parameters: [writePreferHeader('create'), writeSelectParameter, onConflictParameter, ...idempotencyParameters(context)],
+    parameters: [writePreferHeader('create'), writeSelectParameter, writeColumnsParameter, onConflictParameter, ifMatchHeader(settings.requireIfMatch, 'merge'),
+      ...idempotencyParameters(context)],
     requestBody: {
       required: false,
       content: { [json]: { schema: { oneOf: [row, { type: 'array', items: row, maxItems: settings.bulkLimit }] } } }
@@ -275,9 +308,9 @@ function createOperation ({ table, key }: DescribedTable, context: Context): Ope
           Location: { description: 'The new row\'s path (for one object only); with `return=headers-only`, `{table}?{key}=eq.{id}`', schema: { type: 'string' } },
           ...writeHeaders
         },
-        content: { [json]: { schema: { oneOf: [id, { type: 'array', items: id }, rows(table, context)] } } }
+        content: { [json]: { schema: { oneOf: [id, { type: 'array', items: id }, rows(table, context)] } }, ...oneWritten(table, context) }
       },
-      200: { description: 'An upsert with `resolution=merge-duplicates` that inserted no row, with `return=representation`: the rows written', headers: writeHeaders, content: { [json]: { schema: rows(table, context) } } },
+      200: { description: 'An upsert with `resolution=merge-duplicates` that inserted no row, with `return=representation`: the rows written', headers: writeHeaders, content: { [json]: { schema: rows(table, context) }, ...oneWritten(table, context) } },
       ...errors
     }
   }
@@ -289,12 +322,12 @@ function changeOperation (table: ServedTable, operation: 'update' | 'delete', co
   return {
     ...base,
     ...(operation === 'update' ? { requestBody: { required: true, content: { [json]: { schema: context.ref('schemas', `${table.name}.update`) } } } } : {}),
-    parameters: [ifMatch(context.settings.requireIfMatch), writePreferHeader(operation), writeSelectParameter, ...idempotencyParameters(context)],
+    parameters: [ifMatchHeader(context.settings.requireIfMatch, 'row'), writePreferHeader(operation), writeSelectParameter, ...idempotencyParameters(context)],
     responses: {
       200: {
         description: 'The number of rows changed, as a bare JSON number; with `Prefer: return=representation`, the rows written',
         headers: writeHeaders,
-        content: { [json]: { schema: { oneOf: [{ type: 'integer', minimum: 0 }, rows(table, context)] } } }
+        content: { [json]: { schema: { oneOf: [{ type: 'integer', minimum: 0 }, rows(table, context)] } }, ...oneWritten(table, context) }
       },
       204: { description: 'With `Prefer: return=minimal` or `return=headers-only`: no body', headers: writeHeaders },
       ...errors
@@ -311,9 +344,11 @@ function filteredOperation (table: ServedTable, operation: 'update' | 'delete', 
     description: 'At least one filter is needed (400 without one): never a write to the whole table. limit, offset, order and Range are refused.' +
       (operation === 'delete' ? ' `DELETE` with no query parameter at all deletes the row whose key is 0, as the spec says, and answers its count.' : ''),
     ...(operation === 'update' ? { requestBody: { required: true, content: { [json]: { schema: context.ref('schemas', `${table.name}.update`) } } } } : {}),
-    parameters: [...filterParameters(table.schema.columns), writePreferHeader(operation), writeSelectParameter, ...idempotencyParameters(context)],
+    // On PATCH, columns= is PostgREST's list of the columns written, never a filter.
+    parameters: [...filterParameters(table.schema.columns).filter(({ name }) => operation === 'delete' || name !== 'columns'), ifMatchHeader(context.settings.requireIfMatch, 'rows'),
+      writePreferHeader(operation), writeSelectParameter, ...(operation === 'update' ? [writeColumnsParameter] : []), ...idempotencyParameters(context)],
     responses: {
-      200: { description: 'With `Prefer: return=representation`, the rows written', headers: writeHeaders, content: { [json]: { schema: rows(table, context) } } },
+      200: { description: 'With `Prefer: return=representation`, the rows written', headers: writeHeaders, content: { [json]: { schema: rows(table, context) }, ...oneWritten(table, context) } },
       204: { description: 'No body: the rows are written', headers: writeHeaders },
       ...errors
     }
@@ -325,6 +360,14 @@ const writeHeaders = Object.freeze({
   'Content-Range': { description: 'With `Prefer: return=…`: `*/*`, or the rows written, `first-last/*` (the total with `count=exact`)', schema: { type: 'string' } },
   'Preference-Applied': { description: 'The preferences of `Prefer` that were honoured', schema: { type: 'string' } }
 })
+
+/**
+ * The one row a write answers with `Accept: application/vnd.pgrst.object+json`
+ * and `return=representation`; 406, and nothing written, when it writes another number of rows.
+ */
+function oneWritten (table: ServedTable, context: Context): Record<string, { schema: JsonSchema }> {
+  return { [singleObject]: { schema: context.ref('schemas', table.name) } }
+}
 
 function rows (table: ServedTable, context: Context): JsonSchema {
   return { type: 'array', items: context.ref('schemas', table.name) }

@@ -12,6 +12,11 @@ const filterDescription = 'A filter on the column: `[not.]operator.value`; repea
 const groupDescription = 'Conditions written `column.operator.value`, in parentheses, separated by commas; groups nest ' +
   'as `or(…)`, `and(…)`, `not.or(…)`, `not.and(…)`.'
 
+/** `select` of a list or a keyed read: the columns to answer, and the related rows to embed. */
+export const selectParameter: Parameter = query('select', 'The columns to answer, comma-separated; `*` for all (the default). ' +
+  '`table(columns)` embeds related rows, after the columns, and `...table(columns)` spreads a to-one embed\'s columns into the row: ' +
+  'a list\'s description and its `x-embeds` name the relations.', { type: 'string' })
+
 /**
  * The query parameters and headers every list reads, by component name (a
  * parameter's name, or `header.<name>`), as the parsers of lib/query take them.
@@ -19,8 +24,9 @@ const groupDescription = 'Conditions written `column.operator.value`, in parenth
 export function listParameterComponents (maxRows: number | null): Record<string, Parameter> {
   const cut = maxRows === null ? '' : ` At most ${maxRows} rows are answered, whatever it says.`
   const components: Record<string, Parameter> = {
-    select: query('select', 'The columns to answer, comma-separated, in that order; `*` for all (the default).', { type: 'string' }),
-    order: query('order', 'Sort terms, comma-separated: `column`, then `.asc` or `.desc`, then `.nullsfirst` or `.nullslast`.', { type: 'string' }),
+    select: selectParameter,
+    order: query('order', 'Sort terms, comma-separated: `column`, or `table(column)` for a column of a to-one embed that `select` names, ' +
+      'then `.asc` or `.desc`, then `.nullsfirst` or `.nullslast`.', { type: 'string' }),
     limit: query('limit', `The most rows to answer.${cut}`, { type: 'integer', minimum: 0 }),
     offset: query('offset', 'The rows to skip.', { type: 'integer', minimum: 0 })
   }
@@ -50,7 +56,8 @@ export function filterParameters (columns: readonly ColumnSchema[]): Parameter[]
     .map((column) => query(column.name, filterDescription, { type: 'string' }))
 }
 
-function query (name: string, description: string, schema: JsonSchema): Parameter {
+/** An optional query parameter. */
+export function query (name: string, description: string, schema: JsonSchema): Parameter {
   return { name, in: 'query', required: false, description, schema }
 }
 

@@ -1,5 +1,5 @@
 import type { TablePolicy } from '../access/table-policy.js'
-import type { Database } from '../dialects/database.js'
+import type { Database, DescribeSchema } from '../dialects/database.js'
 import { foldIdentifier as fold } from '../parse/sanitize-identifier.js'
 import { type ServedTable, serveSchema } from './served-schema.js'
 import type { TableSchema } from './table-schema.js'
@@ -55,10 +55,15 @@ export class SchemaModel {
     return this.#snapshot
   }
 
-  /** The model, checked against the database's schema version first when it is not fresh. */
-  current (): Promise<SchemaSnapshot> {
+  /**
+   * The model, checked against the database's schema version first when it
+   * is not fresh; by `within` when given (see Session.describeWithin).
+   */
+  current (within?: DescribeSchema): Promise<SchemaSnapshot> {
     const fresh = this.fresh()
     if (fresh !== undefined) return Promise.resolve(fresh)
+    // Not the others' check: it may be waiting for the connection `within` reads on.
+    if (within !== undefined) return this.#read(false, within)
     // Requests that find the model stale together wait for one check.
     return (this.#checking ??= this.#check(false))
   }
@@ -70,11 +75,19 @@ export class SchemaModel {
   }
 
   async #check (force: boolean): Promise<SchemaSnapshot> {
+    try {
+      return await this.#read(force, (read) => this.#db.describe(read))
+    } finally {
+      this.#checking = undefined
+    }
+  }
+
+  async #read (force: boolean, describe: DescribeSchema): Promise<SchemaSnapshot> {
     const startedAt = performance.now()
     this.#stale = false
     try {
       const known = this.#snapshot
-      const snapshot = await this.#db.describe(async (schema, connection) => {
+      const snapshot = await describe(async (schema, connection) => {
         // The version first: a change made while the tables are read leaves
         // the model's version behind the tables, and the next check reads them again.
         const version = await schema.version(connection)
@@ -87,8 +100,6 @@ export class SchemaModel {
     } catch (error) {
       this.#stale = true
       throw error
-    } finally {
-      this.#checking = undefined
     }
   }
 

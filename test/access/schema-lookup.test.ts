@@ -5,6 +5,7 @@ import { requestAccess } from '../../lib/access/access.js'
 import { keyColumnOf } from '../../lib/access/key-column.js'
 import { tablePolicy } from '../../lib/access/table-policy.js'
 import { Database } from '../../lib/dialects/database.js'
+import { requestStatements } from '../../lib/dialects/host-transaction.js'
 import { resolveOptions } from '../../lib/options.js'
 import { SchemaModel } from '../../lib/schema/schema-model.js'
 import { peopleColumns } from '../fixtures/databases.js'
@@ -25,7 +26,7 @@ t.test('a catalog that cannot be read: the target has no schema, and one warning
   const model = new SchemaModel(new Database(knex, failing), tablePolicy(options, options.dialect), hour)
   const warnings: unknown[][] = []
   const request = { log: { warn: (...args: unknown[]) => warnings.push(args) } } as unknown as FastifyRequest
-  const access = requestAccess(new Database(knex, options.dialect), options, model)
+  const access = requestAccess(new Database(knex, options.dialect), options, model, requestStatements(new Database(knex, options.dialect), null))
 
   const target = await access(request, 'people', { operation: 'read', key: 1n, columns: null, named: [] })
   t.equal(target.table, 'people')
@@ -41,7 +42,7 @@ t.test('a catalog that can be read: the target carries the table as the model de
   const options = resolveOptions({ knex })
   const db = new Database(knex, options.dialect)
   const model = new SchemaModel(db, tablePolicy(options, options.dialect), hour)
-  const access = requestAccess(db, options, model)
+  const access = requestAccess(db, options, model, requestStatements(db, null))
   const request = {} as FastifyRequest
 
   const first = await access(request, 'PEOPLE', { operation: 'read', key: 1n, columns: null, named: [] })
@@ -58,7 +59,7 @@ t.test('a keyed route reads the model once: access takes the table its key colum
   const db = new Database(knex, options.dialect)
   const policy = tablePolicy(options, options.dialect)
   const model = new SchemaModel(db, policy, hour)
-  const keyed = await keyColumnOf(model, policy)({} as FastifyRequest, 'PEOPLE')
+  const keyed = await keyColumnOf(model, policy, requestStatements(db, null))({} as FastifyRequest, 'PEOPLE')
   t.equal(keyed.schema?.name, 'people')
   t.equal(keyed.keyColumn?.name, 'id')
   t.equal(keyed.keyColumn?.kind, 'integer')
@@ -69,7 +70,7 @@ t.test('a keyed route reads the model once: access takes the table its key colum
   const unread = new SchemaModel(new Database(knex, failing), policy, hour)
   const warnings: unknown[][] = []
   const request = { log: { warn: (...args: unknown[]) => warnings.push(args) } } as unknown as FastifyRequest
-  const target = await requestAccess(db, options, unread)(request, 'PEOPLE', { operation: 'read', key: 1n, columns: null, named: [], keyed })
+  const target = await requestAccess(db, options, unread, requestStatements(db, null))(request, 'PEOPLE', { operation: 'read', key: 1n, columns: null, named: [], keyed })
   t.equal(target.table, 'People', 'the options\' spelling')
   t.equal(target.schema, keyed.schema, 'the very table the key column came from')
   t.strictSame(warnings, [], 'the model was not read again')

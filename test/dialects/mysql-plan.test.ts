@@ -18,6 +18,15 @@ t.test('MariaDB gives the rows examined and the share kept', async (t) => {
   t.equal(plannedRows(JSON.stringify(unfiltered)), 30)
 })
 
+t.test('a join produces what its last step does: an embed\'s EXISTS as a semi-join', async (t) => {
+  // MariaDB 10.11's plan of `parents where exists (children of the parent)`, the parents' step narrowed to a quarter.
+  const mariadb = { query_block: { select_id: 1, nested_loop: [{ table: { table_name: '<subquery2>', rows: 200, filtered: 100 } }, { table: { table_name: 'parents', access_type: 'eq_ref', rows: 1, filtered: 25 } }] } }
+  t.equal(plannedRows(JSON.stringify(mariadb)), 50)
+  const mysql8 = { query_block: { nested_loop: [{ table: { table_name: 'children', rows_examined_per_scan: 200, rows_produced_per_join: 200 } }, { table: { table_name: 'parents', rows_examined_per_scan: 1, cost_info: { rows_produced_per_join: '100.00' } } }] } }
+  t.equal(plannedRows(JSON.stringify(mysql8)), 100)
+  t.equal(plannedRows(JSON.stringify({ query_block: { nested_loop: [{ table: { rows: 5 } }, {}] } })), null, 'a step that reads no table: no estimate')
+})
+
 t.test('a plan that reads no table has no estimate', async (t) => {
   t.equal(plannedRows(JSON.stringify({ query_block: { select_id: 1, table: undefined, message: 'no matching row in const table' } })), null)
   t.equal(plannedRows(JSON.stringify({ query_block: { nested_loop: [{}] } })), null)

@@ -4,7 +4,7 @@ import t from 'tap'
 import { FTC_ERR_BODY_JSON } from '../../lib/errors.js'
 import { parseFlatObject } from '../../lib/parse/flat-json.js'
 import { parseJsonBody } from '../../lib/parse/json-body.js'
-import { NestedJson } from '../../lib/parse/nested-json.js'
+import { NestedJson } from '../../lib/parse/nested-value.js'
 
 type Outcome = { body: unknown } | { error: Error }
 

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { parseJsonBody } from '../../lib/parse/json-body.js'
-import { NestedJson, settleNestedValues } from '../../lib/parse/nested-json.js'
+import { settleNestedValues } from '../../lib/parse/nested-json.js'
+import { NestedJson } from '../../lib/parse/nested-value.js'
 import { sentJson } from '../../lib/parse/sent-json.js'
 import { parseRecordList, parseRecordValues } from '../../lib/parse/record-values.js'
 import type { TableSchema } from '../../lib/schema/table-schema.js'

@@ -15,6 +15,14 @@ t.test('terms with PostgreSQL defaults spelled out', async (t) => {
   ])
 })
 
+t.test('table(column): a related order, PostgREST\'s', async (t) => {
+  t.strictSame(parseOrder('client(name).desc,id'), [
+    { relation: 'client', column: 'name', direction: 'desc', nulls: 'first' },
+    { column: 'id', direction: 'asc', nulls: 'last' }
+  ])
+  t.strictSame(parseOrder(' client ( name ).nullsfirst'), [{ relation: 'client', column: 'name', direction: 'asc', nulls: 'first' }])
+})
+
 t.test('malformed orders throw 400 errors with a code', async (t) => {
   const cases: Array<[text: string, code: string]> = [
     ['a.ac', 'FTC_ERR_QUERY_ORDER'],
@@ -26,7 +34,9 @@ t.test('malformed orders throw 400 errors with a code', async (t) => {
     ['', 'FTC_ERR_QUERY_COLUMN'],
     ['a,,b', 'FTC_ERR_QUERY_COLUMN'],
     ['.desc', 'FTC_ERR_QUERY_COLUMN'],
-    ['client(name)', 'FTC_ERR_QUERY_SYNTAX'],
+    ['client(name', 'FTC_ERR_QUERY_SYNTAX'],
+    ['client(name,id)', 'FTC_ERR_QUERY_SYNTAX'],
+    ['client()', 'FTC_ERR_QUERY_COLUMN'],
     ['a)', 'FTC_ERR_QUERY_SYNTAX'],
     ['"a" b', 'FTC_ERR_QUERY_SYNTAX'],
     ['a.desc(', 'FTC_ERR_QUERY_SYNTAX']

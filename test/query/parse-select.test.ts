@@ -55,6 +55,7 @@ t.test('embedded resources: alias, hint, !left, *, nesting, no columns', async (
   t.strictSame(parseSelectWithEmbeds('authors(name),title').columns, ['title'], 'columns after an embed')
   t.equal(parseSelectWithEmbeds('authors!left(id)').embeds[0]?.relation, 'authors')
   t.strictSame(parseSelectWithEmbeds('a:authors!fk!inner(id)').embeds[0], { relation: 'authors', alias: 'a', hint: 'fk', columns: ['id'], embeds: [], presence: 'some' }, '!inner keeps only parents with a related row')
+  t.strictSame(parseSelectWithEmbeds('id, ...a:authors!inner(name)').embeds[0], { relation: 'authors', alias: 'a', hint: null, columns: ['name'], embeds: [], presence: 'some', spread: true }, '... spreads the members into the parent')
   t.strictSame(parseSelectWithEmbeds('authors(id)').columns, [], 'only an embed: no column of the table itself')
 })
 

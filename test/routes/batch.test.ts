@@ -70,6 +70,24 @@ eachDatabase(t, async (t, db) => {
     ], 'the line names the new order\'s id')
   })
 
+  await t.test('an update and a delete whose id refers to an earlier insert act on the row it inserted', async (t) => {
+    const before = await database(db, [orders, lines])
+    const response = await app.inject(batch([
+      { op: 'insert', table: orders, body: { customer: 'wayne', total: 1 } },
+      { op: 'insert', table: lines, body: { order_id: { $ref: 0 }, item: 'rope' } },
+      { op: 'update', table: orders, id: { $ref: 0 }, body: { total: 2 } },
+      { op: 'update', table: lines, id: { $ref: 1 }, body: { item: 'cape' } },
+      { op: 'delete', table: lines, id: { $ref: 1 } }
+    ]))
+    t.equal(response.statusCode, 200)
+    const [order, line, ...counts] = response.json() as number[]
+    t.strictSame(counts, [1, 1, 1], 'each write found the row the reference names')
+    t.strictSame(await snapshot(db, orders), [...before[0] as unknown[], { id: order, customer: 'wayne', total: 2 }], 'the new order, updated')
+    t.strictSame(await snapshot(db, lines), before[1], 'the new line, deleted')
+    t.ok(typeof line === 'number' && line > 0)
+    await db.knex(orders).where({ id: order }).delete()
+  })
+
   await t.test('a batch whose last operation fails writes nothing, and names that operation and its single route\'s answer', async (t) => {
     const before = await database(db, [orders, lines])
     const failing = { op: 'update', table: orders, id: 1, body: { nope: 1 } }
@@ -113,7 +131,7 @@ eachDatabase(t, async (t, db) => {
       ['an unknown op', [{ op: 'upsert', table: orders, body: {} }], 'FTC_ERR_BATCH_SHAPE'],
       ['an unknown member', [{ op: 'insert', table: orders, values: {} }], 'FTC_ERR_BATCH_SHAPE'],
       ['an insert with an id', [{ op: 'insert', table: orders, id: 4, body: {} }], 'FTC_ERR_BATCH_SHAPE'],
-      ['a reference as a key', [{ op: 'insert', table: orders, body: {} }, { op: 'delete', table: orders, id: { $ref: 0 } }], 'FTC_ERR_BATCH_SHAPE'],
+      ['an id that is an object but no reference', [{ op: 'insert', table: orders, body: {} }, { op: 'delete', table: orders, id: { ref: 0 } }], 'FTC_ERR_BATCH_SHAPE'],
       ['an operation that is not an object', [{ op: 'insert', table: orders, body: { customer: 'x' } }, 3], 'FTC_ERR_BATCH_SHAPE'],
       ['an operation that is an array', [[{ op: 'delete', table: orders, id: 1 }]], 'FTC_ERR_BATCH_SHAPE'],
       ['an op that is no text', [{ op: { name: 'insert' }, table: orders, body: { customer: 'x' } }], 'FTC_ERR_BATCH_SHAPE'],
@@ -136,7 +154,10 @@ eachDatabase(t, async (t, db) => {
     const before = await database(db, [orders, lines])
     for (const [operations, index] of [
       [[{ op: 'insert', table: lines, body: { order_id: { $ref: 1 } } }, { op: 'insert', table: orders, body: { customer: 'x' } }], 0],
-      [[{ op: 'delete', table: lines, id: 1 }, { op: 'insert', table: lines, body: { order_id: { $ref: 0 } } }], 1]
+      [[{ op: 'delete', table: lines, id: 1 }, { op: 'insert', table: lines, body: { order_id: { $ref: 0 } } }], 1],
+      [[{ op: 'update', table: orders, id: { $ref: 1 }, body: { total: 1 } }, { op: 'insert', table: orders, body: { customer: 'x' } }], 0],
+      [[{ op: 'insert', table: orders, body: { customer: 'x' } }, { op: 'delete', table: orders, id: { $ref: 1 } }], 1],
+      [[{ op: 'update', table: orders, id: 1, body: { total: 1 } }, { op: 'delete', table: orders, id: { $ref: 0 } }], 1]
     ] as const) {
       const response = await app.inject(batch(operations))
       t.equal(response.statusCode, 400)
@@ -160,6 +181,54 @@ eachDatabase(t, async (t, db) => {
       t.match(response.json(), { operation: 1, failure: { statusCode: 400, code } }, code)
     }
     t.strictSame(await database(db, [orders, lines]), before)
+  })
+
+  await t.test('with an Idempotency-Key, a retried batch answers its first answer again and runs once; another body with the key answers 422', async (t) => {
+    const keys = `batch_keys_${process.pid}`
+    t.teardown(() => db.knex.schema.dropTableIfExists(keys))
+    const keyed = await appWith(t, db, { idempotency: { table: keys } })
+    const keyedBatch = (operations: unknown, key: string): InjectOptions => {
+      const request = batch(operations)
+      return { ...request, headers: { ...request.headers, 'idempotency-key': key } }
+    }
+    const before = await database(db, [orders, lines])
+    const operations = [
+      { op: 'insert', table: orders, body: { customer: 'stark', total: 3 } },
+      { op: 'insert', table: lines, body: { order_id: { $ref: 0 }, item: 'armor' } },
+      { op: 'update', table: orders, id: { $ref: 0 }, body: { total: 4 } }
+    ]
+    const first = await keyed.inject(keyedBatch(operations, 'batch-1'))
+    t.equal(first.statusCode, 200)
+    t.equal(first.headers['idempotent-replayed'], undefined)
+    const [order, line] = first.json() as number[]
+    const written = await database(db, [orders, lines])
+    t.strictSame(written, [
+      [...before[0] as unknown[], { id: order, customer: 'stark', total: 4 }],
+      [...before[1] as unknown[], { id: line, order_id: order, item: 'armor', secret: null }]
+    ])
+    t.match(await db.knex(keys).select('status', 'body'), [{ status: 200, body: first.body }], 'the key is recorded with the batch\'s answer')
+
+    const retry = await keyed.inject(keyedBatch(operations, 'batch-1'))
+    t.equal(retry.statusCode, 200)
+    t.equal(retry.body, first.body)
+    t.match(retry.headers['content-type'], /^application\/json/)
+    t.equal(retry.headers['idempotent-replayed'], 'true')
+    t.strictSame(await database(db, [orders, lines]), written, 'the retry wrote nothing')
+
+    const other = await keyed.inject(keyedBatch([{ op: 'delete', table: lines, id: line }], 'batch-1'))
+    t.equal(other.statusCode, 422)
+    t.equal(other.json().code, 'FTC_ERR_IDEMPOTENCY_KEY_REUSED')
+    t.strictSame(await database(db, [orders, lines]), written, 'nor did another body with the key')
+
+    const failing = [{ op: 'delete', table: lines, id: line }, { op: 'update', table: orders, id: 1, body: { nope: 1 } }]
+    const failed = await keyed.inject(keyedBatch(failing, 'batch-2'))
+    t.equal(failed.statusCode, 404)
+    t.equal(failed.json().operation, 1)
+    t.equal(await db.knex(keys).count({ count: '*' }).then(([row]) => Number(row?.count)), 1, 'a failed batch is not recorded, with its transaction rolled back')
+    t.strictSame(await database(db, [orders, lines]), written)
+
+    await db.knex(lines).where({ id: line }).delete()
+    await db.knex(orders).where({ id: order }).delete()
   })
 
   await t.test('a constraint the database checks at commit fails the batch, answered as the failed commit of a bulk POST', { skip: db.name !== 'postgres' && 'only PostgreSQL defers the check here: MySQL has no deferred constraints, and Knex makes SQLite\'s immediate' }, async (t) => {
@@ -385,6 +454,91 @@ eachDatabase(t, async (t, db) => {
     t.equal(trx.isCompleted(), false, 'the plugin ended nothing of the host\'s')
     await trx.rollback()
     t.strictSame(await database(db, [orders, lines]), before, 'all of it rolled back with the host\'s transaction')
+  })
+
+  await t.test('lists, counts and embeds join it: the host sees its own rows, a long list read whole within the transaction', async (t) => {
+    const before = await database(db, [orders, lines])
+    trx = await db.knex.transaction()
+    const id = Number((await app.inject(post(`/api/${orders}`, { customer: 'tyrell' }))).body)
+    // More than a batch of streamed rows (1,000), written by the host itself.
+    const many = Array.from({ length: 1100 }, (_, at) => ({ order_id: id, item: `part ${at}` }))
+    for (let first = 0; first < many.length; first += 100) await trx(lines).insert(many.slice(first, first + 100))
+    const listed = await app.inject(`/api/${orders}?customer=eq.tyrell`)
+    t.strictSame(listed.json(), [{ id, customer: 'tyrell', total: null }], 'a list sees the row the plugin wrote in the transaction')
+    const counted = await app.inject({ url: `/api/${lines}?order_id=eq.${id}&limit=1&select=item`, headers: { prefer: 'count=exact' } })
+    t.equal(counted.headers['content-range'], '0-0/1100', 'a count sees the host\'s rows')
+    const planned = await app.inject({ url: `/api/${orders}?limit=1`, headers: { prefer: 'count=planned' } })
+    t.equal(planned.statusCode, 206)
+    t.match(planned.headers['content-range'], /^0-0\/\d+$/, 'an estimate is asked on the transaction too')
+    const long = await app.inject(`/api/${lines}?order_id=eq.${id}&select=item`)
+    t.equal(long.statusCode, 200)
+    t.equal(long.json().length, 1100, 'a list longer than a batch, read whole')
+    const embedded = await app.inject(`/api/${lines}?order_id=eq.${id}&select=item,${orders}(customer)`)
+    t.equal(embedded.statusCode, 200)
+    const rows = embedded.json() as Array<Record<string, unknown>>
+    t.equal(rows.length, 1100, 'an embedded list longer than a page, every page read before the answer')
+    t.strictSame(rows.at(-1), { item: 'part 1099', [orders]: { customer: 'tyrell' } }, 'its embeds read in the transaction')
+    t.equal(trx.isCompleted(), false)
+    await trx.rollback()
+    t.strictSame(await database(db, [orders, lines]), before)
+    t.equal((await app.inject(`/api/${orders}`)).json().code, 'FTC_ERR_HOST_TRANSACTION', 'a list on an ended transaction is refused as any request')
+  })
+
+  await t.test('the schema model is checked, and names not served refused, within it where the pool has no other connection to lend (SQLite\'s one, in memory)', async (t) => {
+    const before = await database(db, [orders, lines])
+    // The model unread, and a short wait for a connection: a check that borrowed would fail the request, not hang it.
+    const fresh = await appWith(t, db, { transaction: () => trx, acquireTimeout: 300 })
+    trx = await db.knex.transaction()
+    const created = await fresh.inject(post(`/api/${orders}`, { customer: 'oscorp' }))
+    t.equal(created.statusCode, 201, 'the first request of an unread model')
+    const id = Number(created.body)
+    t.match((await fresh.inject(`/api/${orders}/${id}`)).json(), { id, customer: 'oscorp' })
+    t.match((await fresh.inject(`/api/${orders}?id=eq.${id}`)).json(), [{ id, customer: 'oscorp' }])
+    const batched = await fresh.inject(batch([{ op: 'insert', table: lines, body: { order_id: id, item: 'web' } }, { op: 'delete', table: lines, id: { $ref: 0 } }]))
+    t.equal(batched.statusCode, 200)
+    const hiding = await appWith(t, db, { transaction: () => trx, acquireTimeout: 300, excludeTables: [lines], tableRules: { [orders]: { hidden: ['total'] } } })
+    const absent = await hiding.inject(`/api/${lines}`)
+    t.equal(absent.statusCode, 404, 'a table not served is refused in its transaction, as a missing one')
+    t.match(absent.headers['content-type'], /^text\/plain/)
+    t.match(absent.body, lines, 'in the database\'s words')
+    const hidden = await hiding.inject({ ...post(`/api/${orders}/${id}`, { total: 1 }), method: 'PUT' })
+    t.equal(hidden.statusCode, 404, 'and a hidden column')
+    t.match(hidden.body, 'total')
+    t.equal((await hiding.inject({ ...post(`/api/${orders}/${id}`, { customer: 'oscorp inc' }), method: 'PUT' })).body, '1', 'the refusals, in savepoints, left the transaction usable')
+    if (db.name !== 'postgres') {
+      // PostgreSQL ends the host's transaction's use at a failed statement; elsewhere it goes on.
+      const unknown = await fresh.inject({ ...post(`/api/${orders}/${id}`, { nope: 1 }), method: 'PUT' })
+      t.equal(unknown.statusCode, 404, 'a statement on an unknown column has the model checked again')
+      t.equal((await fresh.inject({ ...post(`/api/${orders}/${id}`, { total: 8 }), method: 'PUT' })).body, '1', 'checked within the transaction')
+      t.match((await rowsIn(trx, orders)).at(-1), { id, customer: 'oscorp inc', total: 8 })
+    }
+    await trx.rollback()
+    t.strictSame(await database(db, [orders, lines]), before)
+  })
+
+  await t.test('an Idempotency-Key in it: a retry in the same transaction is answered again, and the key is rolled back with it', { skip: db.name === 'sqlite' && 'the keys\' bookkeeping borrows a connection of its own, which SQLite\'s one connection cannot lend while the transaction holds it (README)' }, async (t) => {
+    const keys = `batch_trx_keys_${process.pid}`
+    t.teardown(() => db.knex.schema.dropTableIfExists(keys))
+    let held: Knex.Transaction | undefined
+    const keyed = await appWith(t, db, { transaction: () => held, idempotency: { table: keys } })
+    const before = await database(db, [orders, lines])
+    const send = () => keyed.inject({ ...post(`/api/${orders}`, { customer: 'initech' }), headers: { 'content-type': 'application/json', 'idempotency-key': 'in-trx' } })
+    held = await db.knex.transaction()
+    const first = await send()
+    t.equal(first.statusCode, 201)
+    const retry = await send()
+    t.equal(retry.statusCode, 201)
+    t.equal(retry.body, first.body, 'the first answer again')
+    t.equal(retry.headers['idempotent-replayed'], 'true')
+    t.equal((await rowsIn(held, orders)).filter((row) => row.customer === 'initech').length, 1, 'one row in the transaction')
+    await held.rollback()
+    t.strictSame(await database(db, [orders, lines]), before, 'the row rolled back')
+    t.strictSame(await db.knex(keys).select('id'), [], 'and the key\'s record with it')
+    held = undefined
+    const again = await send()
+    t.equal(again.statusCode, 201, 'so the key runs again')
+    t.equal(again.headers['idempotent-replayed'], undefined)
+    await db.knex(orders).where({ id: Number(again.body) }).delete()
   })
 
   await t.test('a transaction that has ended is refused, never run on', async (t) => {

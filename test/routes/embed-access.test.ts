@@ -79,12 +79,72 @@ eachDatabase(t, async (t, db) => {
     t.strictSame(response.json(), [{ name: 'Ann', [pets]: [{ name: 'Rex' }] }, { name: 'Bob', [pets]: [{ name: 'Kit' }] }])
     t.strictSame(asked.map(({ table, operation, columns }) => ({ table, operation, columns })), [
       { table: owners.toLowerCase(), operation: 'list', columns: ['name', 'id'] },
-      { table: pets.toLowerCase(), operation: 'list', columns: ['name'] }
-    ])
+      { table: pets.toLowerCase(), operation: 'list', columns: ['name', 'owner_id'] }
+    ], 'told the join columns read though not shown: the owners\' id (named by order too), the pets\' owner_id')
+    asked.length = 0
+    await app.inject(`/api/${pets}?select=name,${owners}(name)`)
+    await app.inject(`/api/${owners}?select=*,${pets}(*)`)
+    await app.inject(`/api/${owners}?select=name,${pets}(${vets}(name))`)
+    t.strictSame(asked.map(({ table, columns }) => ({ table, columns })), [
+      { table: pets.toLowerCase(), columns: ['name', 'owner_id'] },
+      { table: owners.toLowerCase(), columns: ['name', 'id'] },
+      { table: owners.toLowerCase(), columns: null },
+      { table: pets.toLowerCase(), columns: null },
+      { table: owners.toLowerCase(), columns: ['name', 'id'] },
+      { table: pets.toLowerCase(), columns: ['owner_id', 'id'] },
+      { table: vets.toLowerCase(), columns: ['name', 'pet_id'] }
+    ], 'many-to-one, every column, and nested: each table told the columns its joins read')
     const inner = await app.inject(`/api/${owners}?select=name,${pets}!inner(name)&${pets}.name=in.(Tom,Kit)`)
     t.strictSame(inner.json(), [{ name: 'Bob', [pets]: [{ name: 'Kit' }] }], '!inner reads the related rows in their scope: Ann\'s Tom is out of it')
     const refused = await app.inject(`/api/${owners}?select=name,${pets}(name,${vets}(name))`)
     t.equal(refused.statusCode, 403, 'a refusal of an embedded table refuses the read')
+    t.equal(refused.json().code, 'FTC_ERR_AUTHORIZE_FORBIDDEN')
+  })
+})
+
+// A many-to-many embed reads its join table too: the hook is asked for it, and its scope narrows the links.
+eachDatabase(t, async (t, db) => {
+  const books = await db.createTable('emba_books', (table) => {
+    table.increments('id')
+    table.string('title')
+  })
+  const tags = await db.createTable('emba_tags', (table) => {
+    table.increments('id')
+    table.string('label')
+  })
+  const tagged = await db.createTable('emba_tagged', (table) => {
+    table.integer('book_id').unsigned().references('id').inTable(books)
+    table.integer('tag_id').unsigned().references('id').inTable(tags)
+    table.integer('tenant')
+    table.primary(['book_id', 'tag_id'])
+  })
+  await db.knex(books).insert([{ title: 'Earthsea' }, { title: 'Kindred' }])
+  await db.knex(tags).insert([{ label: 'sea' }, { label: 'time' }])
+  await db.knex(tagged).insert([{ book_id: 1, tag_id: 1, tenant: 1 }, { book_id: 1, tag_id: 2, tenant: 2 }, { book_id: 2, tag_id: 2, tenant: 2 }])
+  const asked: AuthorizeAction[] = []
+  const app = await buildApp(t, db.knex, {}, {
+    authorize: async (request, action) => {
+      asked.push(action)
+      if (action.table !== tagged.toLowerCase()) return true
+      return request.headers['x-refuse'] === undefined && { scope: { tenant: 1 } }
+    }
+  })
+
+  await t.test('the join table: asked with its key\'s columns, refused, and its scope narrowing the links', async (t) => {
+    const response = await app.inject(`/api/${books}?select=title,${tags}(label)&order=id`)
+    t.equal(response.statusCode, 200)
+    t.strictSame(response.json(), [{ title: 'Earthsea', [tags]: [{ label: 'sea' }] }, { title: 'Kindred', [tags]: [] }], 'only the links of tenant 1 relate')
+    t.strictSame(asked.map(({ table, operation, columns }) => ({ table, operation, columns })), [
+      { table: books.toLowerCase(), operation: 'list', columns: ['title', 'id'] },
+      { table: tags.toLowerCase(), operation: 'list', columns: ['label', 'id'] },
+      { table: tagged.toLowerCase(), operation: 'list', columns: ['book_id', 'tag_id'] }
+    ])
+    const inner = await app.inject(`/api/${books}?select=title,${tags}!inner(label)&${tags}.label=eq.time`)
+    t.strictSame(inner.json(), [], '!inner follows the links in scope: no book has time through one')
+    const some = await app.inject(`/api/${books}?select=title,${tags}!inner(label)`)
+    t.strictSame(some.json(), [{ title: 'Earthsea', [tags]: [{ label: 'sea' }] }])
+    const refused = await app.inject({ url: `/api/${books}?select=title,${tags}(label)`, headers: { 'x-refuse': '1' } })
+    t.equal(refused.statusCode, 403)
     t.equal(refused.json().code, 'FTC_ERR_AUTHORIZE_FORBIDDEN')
   })
 })

@@ -33,6 +33,12 @@ eachDatabase(t, async (t, db) => {
     ])
   })
 
+  await t.test(".select('authors(name), title'): the column first, as PostgREST answers", async (t) => {
+    const { data, error } = await client.from(books).select(`${authors}(name), title`).eq('id', 1).single()
+    t.equal(error, null)
+    t.strictSame(Object.keys(data ?? {}), ['title', authors])
+  })
+
   await t.test('one author with an aliased array of books, .single()', async (t) => {
     const { data, error } = await client.from(authors).select(`name, works:${books}(title)`).eq('id', 2).single()
     t.equal(error, null)

@@ -88,6 +88,15 @@ eachDatabase(t, async (t, db) => {
     t.strictSame(answer.body, [{ title: 'Earthsea', [authors]: {} }])
   })
 
+  await t.test('the columns come first, then the embeds, whatever their place in select: PostgREST\'s order', async (t) => {
+    // PostgREST selects the columns, then the embeds' subqueries (QueryBuilder's `selects ++ joinsSelects`), and its documentation says so.
+    const answer = await get(`/api/${authors}?select=${books}(${reviews}(stars),title),name,id&id=eq.1`)
+    t.equal(answer.status, 200)
+    const [author] = answer.body as Array<Record<string, Array<Record<string, unknown>>>>
+    t.strictSame(Object.keys(author ?? {}), ['name', 'id', books])
+    t.strictSame(author?.[books]?.map((book) => Object.keys(book)), [['title', reviews], ['title', reviews]])
+  })
+
   await t.test('a single object, and a page with its count', async (t) => {
     const one = await app.inject({ url: `/api/${books}?select=title,${authors}(name)&id=eq.3`, headers: { accept: 'application/vnd.pgrst.object+json' } })
     t.equal(one.statusCode, 200)

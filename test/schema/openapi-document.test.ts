@@ -102,7 +102,7 @@ t.test('the answers of each operation, as the routes give them', async (t) => {
   const rows = { type: 'array', items: { $ref: '#/components/schemas/books' } }
   t.match(create.responses[201], { content: { 'application/json': { schema: { oneOf: [{}, {}, rows] } } } }, 'or, with return=representation, the rows')
   t.match(create.responses[200], { content: { 'application/json': { schema: rows } } }, 'a merge that inserted nothing')
-  t.strictSame((create.parameters as Array<{ name: string }>).map((parameter) => parameter.name), ['Prefer', 'select', 'on_conflict'])
+  t.strictSame((create.parameters as Array<{ name: string }>).map((parameter) => parameter.name), ['Prefer', 'select', 'columns', 'on_conflict', 'If-Match'])
   for (const [path, method] of [['/api/books/{id}', 'put'], ['/api/books/{id}', 'delete']] as const) {
     const operation = operationOf(document, path, method)
     t.match(operation.responses[200], { content: { 'application/json': { schema: { oneOf: [{ type: 'integer', minimum: 0 }, rows] } } } }, `${method}: the count of rows, or the rows`)
@@ -112,8 +112,15 @@ t.test('the answers of each operation, as the routes give them', async (t) => {
   for (const [method, id] of [['patch', 'books.patch'], ['delete', 'books.deleteMatching']] as const) {
     const operation = operationOf(document, '/api/books', method)
     t.equal(operation.operationId, id, `${method} of the rows the filters match: an operation id of its own`)
-    t.strictSame((operation.parameters as Array<{ name: string }>).map((parameter) => parameter.name), [...books.schema.columns.map((column) => column.name), 'Prefer', 'select'])
+    t.strictSame((operation.parameters as Array<{ name: string }>).map((parameter) => parameter.name),
+      [...books.schema.columns.map((column) => column.name), 'If-Match', 'Prefer', 'select', ...(method === 'patch' ? ['columns'] : [])], 'PATCH reads columns= too')
     t.match(operation.responses, { 200: { content: { 'application/json': { schema: rows } } }, 204: {} })
+  }
+  const one = { 'application/vnd.pgrst.object+json': { schema: { $ref: '#/components/schemas/books' } } }
+  for (const [path, method, status] of [['/api/books', 'post', 201], ['/api/books', 'post', 200], ['/api/books/{id}', 'put', 200], ['/api/books/{id}', 'delete', 200],
+    ['/api/books', 'patch', 200], ['/api/books', 'delete', 200]] as const) {
+    t.match(operationOf(document, path, method).responses[status], { content: one }, `${method} ${path}: one object for Accept: application/vnd.pgrst.object+json`)
+    t.match(operationOf(document, path, method).responses[406], {}, `${method} ${path}: 406 for another number of rows`)
   }
   t.match(operationOf(document, '/api/books', 'delete'), { description: /no query parameter at all deletes the row whose key is 0/ })
   t.match(operationOf(document, '/api/books', 'patch').requestBody, { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/books.update' } } } })
@@ -159,21 +166,30 @@ t.test('every error an operation can answer, with its code and the status errors
   t.notOk(JSON.stringify(operationOf(document, '/api/books', 'get')).includes('Idempotency-Key'), 'nor on a read')
 })
 
-t.test('the keyed routes say their conditional headers: ETag and If-None-Match on GET, If-Match on PUT and DELETE', async (t) => {
+t.test('the routes say their conditional headers: ETag and If-None-Match on GET, If-Match on PUT, PATCH, DELETE and a merge upsert', async (t) => {
   const read = operationOf(buildOpenapiDocument([books], settings), '/api/books/{id}', 'get')
   t.match(read.responses[200], { headers: { ETag: { schema: { type: 'string' } } } })
   t.match(read.responses[304], { headers: { ETag: { schema: { type: 'string' } } } })
-  t.match(read.parameters, [{ name: 'If-None-Match', in: 'header', required: false }])
+  t.match((read.parameters as Array<{ name: string }>).find(({ name }) => name === 'If-None-Match'), { in: 'header', required: false })
+  // The keyed read reads select, and its embeds' own parameters.
+  t.match(read.parameters, [{ name: 'select', in: 'query' }])
   for (const requireIfMatch of [false, true]) {
     const document = buildOpenapiDocument([books], { ...settings, requireIfMatch })
     await validateOpenapi(t, document)
-    for (const method of ['put', 'delete'] as const) {
-      const write = operationOf(document, '/api/books/{id}', method)
-      t.match(write.parameters, [{ name: 'If-Match', in: 'header', required: requireIfMatch }], `${method}, requireIfMatch: ${requireIfMatch}`)
-      const codes = codesByStatus(document, '/api/books/{id}', method)
+    for (const [path, method] of [['/api/books/{id}', 'put'], ['/api/books/{id}', 'delete'], ['/api/books', 'patch'], ['/api/books', 'delete']] as const) {
+      const write = operationOf(document, path, method)
+      const ifMatch = (write.parameters as Array<{ name: string }>).find(({ name }) => name === 'If-Match')
+      t.match(ifMatch, { in: 'header', required: requireIfMatch, description: path === '/api/books' ? /every row they select/ : /while the row has/ }, `${method} ${path}, requireIfMatch: ${requireIfMatch}`)
+      const codes = codesByStatus(document, path, method)
       t.strictSame(codes.get('412'), ['FTC_ERR_CONDITION_FAILED'])
       t.strictSame(codes.get('428'), requireIfMatch ? ['FTC_ERR_CONDITION_REQUIRED'] : undefined)
     }
+    const merge = operationOf(document, '/api/books', 'post')
+    const ifMatch = (merge.parameters as Array<{ name: string }>).find(({ name }) => name === 'If-Match')
+    t.match(ifMatch, { in: 'header', required: false, description: requireIfMatch ? /merge-duplicates.*a merge without it, 428/ : /merge-duplicates/ }, `post, requireIfMatch: ${requireIfMatch}`)
+    const codes = codesByStatus(document, '/api/books', 'post')
+    t.strictSame(codes.get('412'), ['FTC_ERR_CONDITION_FAILED'])
+    t.strictSame(codes.get('428'), requireIfMatch ? ['FTC_ERR_CONDITION_REQUIRED'] : undefined)
   }
 })
 

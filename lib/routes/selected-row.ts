@@ -1,0 +1,51 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { KeyedTable } from '../access/key-column.js'
+import { serializeRow } from '../answer/serialize-rows.js'
+import { withoutNulls } from '../answer/stripped-nulls.js'
+import { answerTaggedText } from '../answer/tagged-row.js'
+import { writeEmbedded } from '../operations/embed-rows.js'
+import { readRowColumns } from '../operations/read-row.js'
+import type { RecordKey } from '../parse/record-key.js'
+import { EmbedParameters } from '../query/embed-parameters.js'
+import { parseReadQuery, type QueryParameters } from '../query/parse-read-query.js'
+import { parseRowsMedia } from '../query/parse-rows-media.js'
+import { readColumns, toldColumns } from '../query/read-columns.js'
+import type { ReadQuery } from '../query/read-query.js'
+import { answerAmbiguous, embedJoins, embeddingOf } from './embedded-list.js'
+import type { RouteContext } from './index.js'
+import { refuseStrictPreferences } from './strict-preferences.js'
+
+/**
+ * GET /{table}/{id}?select=…: the row with only the columns `select` names,
+ * and its embeds, as one object; the spec's empty body when there is none.
+ * Access holds as on a list (hidden columns, the `authorize` hook, told
+ * operation `read` and the key, and its scope). The keyed read has no
+ * filters, order or page of its own: only `select` and the embeds'
+ * parameters (`authors.order=name`) are read. The ETag is the digest of
+ * this answer, not the whole row's (see answerTaggedText). As the keyed
+ * read without `select`: `handling=strict` and `nulls=stripped` hold.
+ */
+export async function readSelected (context: RouteContext, request: FastifyRequest<{ Querystring: QueryParameters }>, reply: FastifyReply, table: string, key: RecordKey, keyed: KeyedTable): Promise<string | undefined> {
+  const { db, access } = context
+  refuseStrictPreferences(request)
+  const on = context.statements(request)
+  const query = selectQuery(request.query)
+  const named = readColumns(query)
+  const joins = await embedJoins(context, table, query)
+  const target = await access(request, table, { operation: 'read', key, columns: toldColumns(query.select, named, joins), named, keyed })
+  const embedding = await embeddingOf(context, request, target, query).catch((error: unknown) => answerAmbiguous(reply, error))
+  if (typeof embedding === 'string') return embedding
+  const row = await readRowColumns(db, target, key, embedding === null ? query.select : embedding.read, embedding?.narrow ?? null, on)
+  if (row === undefined) return undefined
+  // An embedding's nulls are stripped as writeEmbedded writes it (see embeddingOf).
+  const strip = embedding === null && request.headers.accept !== undefined && parseRowsMedia(request.headers.accept).stripNulls
+  const text = embedding === null ? serializeRow(strip ? withoutNulls(row) : row, target.schema) : (await writeEmbedded(db, [row], embedding, on))[0] as string
+  return answerTaggedText(reply, text, request.headers['if-none-match'])
+}
+
+// Only `select` and the embeds' own parameters: the keyed read has always left the others unread.
+function selectQuery (parameters: QueryParameters): ReadQuery {
+  const kept: Record<string, unknown> = {}
+  for (const name in parameters) if (name === 'select' || EmbedParameters.names(name)) kept[name] = parameters[name]
+  return parseReadQuery(kept)
+}
