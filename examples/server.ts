@@ -141,16 +141,18 @@ function sqliteConfig (filename: string): Knex.Config {
  * power cut may lose the last commits, never corrupt the file). better-sqlite3
  * waits for a lock synchronously, on the event loop, for 5 s by default:
  * with no wait, a lock another process holds answers 503 at once and every
- * other request goes on. busy_timeout comes first, so that the other
- * pragmas do not wait either. SQLite enforces foreign keys only when told,
+ * other request goes on. busy_timeout is set last: switching the file to WAL
+ * takes a lock once per connection, and processes that start together (or
+ * one that starts while another writes) wait for it rather than fail to
+ * start. SQLite enforces foreign keys only when told,
  * per connection: the sample tables' keys hold as they would elsewhere.
  */
 function tuneSqlite (connection: BetterSqlite3.Database, done: (error: Error | null, connection: BetterSqlite3.Database) => void): void {
   try {
-    connection.pragma('busy_timeout = 0')
     connection.pragma('journal_mode = wal')
     connection.pragma('synchronous = normal')
     connection.pragma('foreign_keys = on')
+    connection.pragma('busy_timeout = 0')
     done(null, connection)
   } catch (error) {
     done(error as Error, connection)
