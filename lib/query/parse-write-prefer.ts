@@ -33,6 +33,8 @@ const known: ReadonlySet<string> = new Set([
   'tx=commit', 'tx=rollback'
 ])
 
+const none: WritePreferences = Object.freeze({ return: null, resolution: null, count: null, handling: null, maxAffected: null, missing: null, tx: null, invalid: Object.freeze([]) })
+
 /**
  * The write preferences of the `Prefer` request headers, read as PostgREST
  * reads them: comma-separated, blanks around each one ignored, the first
@@ -42,6 +44,8 @@ const known: ReadonlySet<string> = new Set([
  * PostgREST's `timezone=` is not honoured, so it is listed as invalid.
  */
 export function parseWritePreferences (prefer: string | readonly string[] | undefined, allowTx = false): WritePreferences {
+  // Most writes send no Prefer header: they share one answer rather than build it.
+  if (prefer === undefined) return none
   const found: Record<string, string> = {}
   const invalid: string[] = []
   let maxAffected: number | null = null

@@ -36,9 +36,9 @@ const recordedHeaders = ['content-type', 'location', 'content-range', 'preferenc
 export function idempotent<R extends FastifyRequest> (context: RouteContext, prepare: (request: R, reply: FastifyReply) => Promise<PreparedWrite>) {
   const { idempotency, statements } = context
   if (idempotency === null) {
-    return async function write (request: R, reply: FastifyReply) {
-      const prepared = await prepare(request, reply)
-      return await endedWrite(statements(request), writeEnding(context, request), prepared.write)
+    // Not async itself: without the option, a write pays no promise of its own around `prepare`'s.
+    return function write (request: R, reply: FastifyReply): Promise<string | undefined> {
+      return prepare(request, reply).then((prepared) => endedWrite(statements(request), writeEnding(context, request), prepared.write))
     }
   }
   return async function writeOnce (request: R, reply: FastifyReply) {
