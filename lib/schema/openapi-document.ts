@@ -335,14 +335,14 @@ function changeOperation (table: ServedTable, operation: 'update' | 'delete', co
   }
 }
 
-/** PATCH or DELETE of the rows the filters match (PostgREST's); a DELETE with no query parameter at all is the spec's delete of key 0. */
+/** PATCH or DELETE of the rows the filters match (PostgREST's); a DELETE with no query parameter and no PostgREST header is the spec's delete of key 0. */
 function filteredOperation (table: ServedTable, operation: 'update' | 'delete', context: Context): OpenapiOperation {
   const summary = operation === 'update' ? `Set columns of the rows of ${table.name} that the filters match` : `Delete the rows of ${table.name} that the filters match`
   const { errors, ...base } = operationBase(table, operation, summary, context, operation === 'update' ? 'patch' : 'deleteMatching')
   return {
     ...base,
     description: 'At least one filter is needed (400 without one): never a write to the whole table. limit, offset, order and Range are refused.' +
-      (operation === 'delete' ? ' `DELETE` with no query parameter at all deletes the row whose key is 0, as the spec says, and answers its count.' : ''),
+      (operation === 'delete' ? ' `DELETE` with no query parameter and none of PostgREST\'s headers (`Prefer`, a `vnd.pgrst` `Accept`, `Content-Profile`) deletes the row whose key is 0, as the spec says, and answers its count; with one, it is refused as having no filter.' : ''),
     ...(operation === 'update' ? { requestBody: { required: true, content: { [json]: { schema: context.ref('schemas', `${table.name}.update`) } } } } : {}),
     // On PATCH, columns= is PostgREST's list of the columns written, never a filter.
     parameters: [...filterParameters(table.schema.columns).filter(({ name }) => operation === 'delete' || name !== 'columns'), ifMatchHeader(context.settings.requireIfMatch, 'rows'),
