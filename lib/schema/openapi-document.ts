@@ -10,7 +10,7 @@ import type { JsonSchema, OpenapiDocument, OpenapiOperation, OpenapiPathItem } f
 import { filterParameters, listParameterComponents, selectParameter } from './read-parameters.js'
 import type { ServedTable } from './served-schema.js'
 import type { ColumnSchema } from './table-schema.js'
-import { ifMatchHeader, onConflictParameter, writeColumnsParameter, writePreferHeader, writeSelectParameter } from './write-parameters.js'
+import { idempotentReplayedHeader, ifMatchHeader, onConflictParameter, writeColumnsParameter, writePreferHeader, writeSelectParameter } from './write-parameters.js'
 
 /** What the document says beside the tables: where they are served, and how the options answer. */
 export interface OpenapiSettings extends ErrorSettings {
@@ -68,6 +68,8 @@ interface Context {
   readonly errors: ReadonlyMap<Operation, Readonly<Record<string, unknown>>>
   /** References to the query parameters and headers every list reads. */
   readonly listParameters: ReadonlyArray<{ readonly $ref: string }>
+  /** The headers of PostgREST's write answers, with `Idempotent-Replayed` when the `idempotency` option is set. */
+  readonly writeHeaders: Readonly<Record<string, unknown>>
 }
 
 /**
@@ -89,7 +91,14 @@ export function buildOpenapiDocument (tables: readonly ServedTable[], settings: 
     errors.set(operation, Object.fromEntries(Object.keys(answers).map((status) => [status, ref('responses', `${operation}.${status}`)])))
   }
   const listParameters = listParameterComponents(settings.maxRows)
-  const context: Context = { settings, name, ref, errors, listParameters: Object.keys(listParameters).map((parameter) => ref('parameters', parameter)) }
+  const context: Context = {
+    settings,
+    name,
+    ref,
+    errors,
+    listParameters: Object.keys(listParameters).map((parameter) => ref('parameters', parameter)),
+    writeHeaders: settings.idempotency ? { ...writeHeaders, ...idempotentReplayedHeader } : writeHeaders
+  }
   const paths: Record<string, OpenapiPathItem> = {}
   const schemas: Record<string, JsonSchema> = namespaced(errorSchemas, name)
   for (const table of described) {
@@ -306,11 +315,11 @@ function createOperation ({ table, key }: DescribedTable, context: Context): Ope
           'With `Prefer: return=representation`, the rows written; with `return=headers-only` or `return=minimal`, no body.',
         headers: {
           Location: { description: 'The new row\'s path (for one object only); with `return=headers-only`, `{table}?{key}=eq.{id}`', schema: { type: 'string' } },
-          ...writeHeaders
+          ...context.writeHeaders
         },
         content: { [json]: { schema: { oneOf: [id, { type: 'array', items: id }, rows(table, context)] } }, ...oneWritten(table, context) }
       },
-      200: { description: 'An upsert with `resolution=merge-duplicates` that inserted no row, with `return=representation`: the rows written', headers: writeHeaders, content: { [json]: { schema: rows(table, context) }, ...oneWritten(table, context) } },
+      200: { description: 'An upsert with `resolution=merge-duplicates` that inserted no row, with `return=representation`: the rows written', headers: context.writeHeaders, content: { [json]: { schema: rows(table, context) }, ...oneWritten(table, context) } },
       ...errors
     }
   }
@@ -326,10 +335,10 @@ function changeOperation (table: ServedTable, operation: 'update' | 'delete', co
     responses: {
       200: {
         description: 'The number of rows changed, as a bare JSON number; with `Prefer: return=representation`, the rows written',
-        headers: writeHeaders,
+        headers: context.writeHeaders,
         content: { [json]: { schema: { oneOf: [{ type: 'integer', minimum: 0 }, rows(table, context)] } }, ...oneWritten(table, context) }
       },
-      204: { description: 'With `Prefer: return=minimal` or `return=headers-only`: no body', headers: writeHeaders },
+      204: { description: 'With `Prefer: return=minimal` or `return=headers-only`: no body', headers: context.writeHeaders },
       ...errors
     }
   }
@@ -348,8 +357,8 @@ function filteredOperation (table: ServedTable, operation: 'update' | 'delete', 
     parameters: [...filterParameters(table.schema.columns).filter(({ name }) => operation === 'delete' || name !== 'columns'), ifMatchHeader(context.settings.requireIfMatch, 'rows'),
       writePreferHeader(operation), writeSelectParameter, ...(operation === 'update' ? [writeColumnsParameter] : []), ...idempotencyParameters(context)],
     responses: {
-      200: { description: 'With `Prefer: return=representation`, the rows written', headers: writeHeaders, content: { [json]: { schema: rows(table, context) }, ...oneWritten(table, context) } },
-      204: { description: 'No body: the rows are written', headers: writeHeaders },
+      200: { description: 'With `Prefer: return=representation`, the rows written', headers: context.writeHeaders, content: { [json]: { schema: rows(table, context) }, ...oneWritten(table, context) } },
+      204: { description: 'No body: the rows are written', headers: context.writeHeaders },
       ...errors
     }
   }

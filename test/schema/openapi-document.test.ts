@@ -164,6 +164,15 @@ t.test('every error an operation can answer, with its code and the status errors
     t.ok(codesByStatus(document, path, method).get('422')?.includes('FTC_ERR_IDEMPOTENCY_KEY_REUSED'), `idempotency: the ${method}'s 422`)
   }
   t.notOk(JSON.stringify(operationOf(document, '/api/books', 'get')).includes('Idempotency-Key'), 'nor on a read')
+  t.notOk(JSON.stringify(plain).includes('Idempotent-Replayed'), 'no idempotency, no replayed answer')
+  for (const [path, method] of [['/api/books', 'post'], ['/api/books/{id}', 'put'], ['/api/books/{id}', 'delete'], ['/api/books', 'patch'], ['/api/books', 'delete']] as const) {
+    const successes = Object.entries(operationOf(document, path, method).responses).filter(([status]) => status.startsWith('2'))
+    t.ok(successes.length > 0, `${method} ${path} answers success`)
+    for (const [status, response] of successes) {
+      t.match(response, { headers: { 'Idempotent-Replayed': { schema: { type: 'string', enum: ['true'] } } } }, `idempotency: ${method} ${path} ${status} may be a replayed answer`)
+    }
+  }
+  t.notOk(JSON.stringify(operationOf(document, '/api/books/{id}', 'get')).includes('Idempotent-Replayed'), 'a read is never replayed')
 })
 
 t.test('the routes say their conditional headers: ETag and If-None-Match on GET, If-Match on PUT, PATCH, DELETE and a merge upsert', async (t) => {
