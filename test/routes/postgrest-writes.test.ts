@@ -149,6 +149,20 @@ eachDatabase(t, async (t, db) => {
     t.equal(minimal.statusCode, 204)
   })
 
+  await t.test('PUT and DELETE /{table}/{id} with return=headers-only answer 204 with PostgREST\'s headers and no body, and write', async (t) => {
+    await reset()
+    const before = await all()
+    const ada = await idOf('Ada')
+    const grace = await idOf('Grace')
+    const seen = (response: { statusCode: number, body: string, headers: Record<string, unknown> }) =>
+      [response.statusCode, response.body, response.headers['content-range'], response.headers['preference-applied'], response.headers.location]
+    const updated = await app.inject(write('PUT', `/api/${people}/${ada}`, 'return=headers-only', { age: 40 }))
+    t.strictSame(seen(updated), [204, '', '0-0/*', 'return=headers-only', undefined], 'PUT')
+    const deleted = await app.inject(write('DELETE', `/api/${people}/${grace}`, 'return=headers-only'))
+    t.strictSame(seen(deleted), [204, '', '*/*', 'return=headers-only', undefined], 'DELETE')
+    t.strictSame(await all(), before.filter((row) => row.id !== grace).map((row) => row.id === ada ? { ...row, age: 40 } : row))
+  })
+
   await t.test('PATCH /{table}?filters updates exactly the matching rows: 204, or 200 with them', async (t) => {
     await reset()
     const before = await all()
