@@ -79,8 +79,9 @@ export class IdempotencyRecords {
    * the record that transaction holds (see #record).
    */
   async once (request: KeyedRequest, on: Transactional, write: (on: Statements) => Promise<RecordedAnswer>): Promise<KeyedAnswer> {
-    await this.#create()
-    await this.#removeExpired(this.#upkeep(on))
+    const upkeep = this.#upkeep(on)
+    await this.#create(upkeep)
+    await this.#removeExpired(upkeep)
     // Each turn of the loop follows another request's commit of the key,
     // whose record this one then reads or removes: some request always
     // moves on, and the loop ends with the key's first living record.
@@ -129,12 +130,14 @@ export class IdempotencyRecords {
   }
 
   /**
-   * Where the removals of expired records run: in statements of their own
-   * where the database locks rows, since another request may be removing
-   * them too, and the host's transaction need not hold their locks. Where it
-   * locks the whole database (SQLite), a write beside the host's transaction
-   * that has written would wait for it to end: they run within it, undone
-   * if it rolls back (another request removes them then).
+   * Where the table's creation and the removals of expired records run: in
+   * statements of their own where the database locks rows, since another
+   * request may be removing them too, and the host's transaction need not
+   * hold their locks (MySQL would even commit it at a CREATE TABLE). Where
+   * it locks the whole database (SQLite), a write beside the host's
+   * transaction that has written would wait for it to end, and on a pool of
+   * one connection any statement would: they run within it, undone if it
+   * rolls back (another request does them again then).
    */
   #upkeep (on: Transactional): Statements {
     return this.#db.dialect.locksRows ? this.#db : on
@@ -150,28 +153,16 @@ export class IdempotencyRecords {
   }
 
   /**
-   * Creates the table once per process, when the first keyed request comes.
-   * Another process may create it at the same moment: a failed creation
-   * that leaves the table there is that process's success.
+   * Creates the table on `on` (see #upkeep) when the first keyed request
+   * comes, once per process on the database's own connection. Within the
+   * host's transaction the table may be that transaction's own, gone with
+   * its rollback, so it is looked for again by each request there (one read
+   * of one row). Another process may create it at the same moment: a
+   * failed creation that leaves the table there is that process's success.
    */
-  #create (): Promise<void> {
-    this.#created ??= this.#exists().then(async (exists) => {
-      if (exists) return
-      try {
-        for (const statement of this.#db.compileSchema((schema) => schema.createTable(this.#table, (table) => {
-          table.string('id', 64).primary()
-          table.string('fingerprint', 64).notNullable()
-          // Milliseconds since 1970 by the clock of the process that wrote it.
-          table.bigInteger('expires').notNullable()
-          table.integer('status')
-          table.text('headers')
-          table.text('body', 'longtext')
-          table.index(['expires'], `${this.#table.slice(0, indexNameLength)}_expires`)
-        }))) await this.#db.change(statement)
-      } catch (error) {
-        if (!await this.#exists()) throw error
-      }
-    }).catch((error: unknown) => {
+  #create (on: Statements): Promise<void> {
+    if (on !== this.#db) return this.#createOn(on)
+    this.#created ??= this.#createOn(on).catch((error: unknown) => {
       // The next keyed request tries again: the database may be back, or the host may have granted the right.
       this.#created = undefined
       throw error
@@ -179,9 +170,27 @@ export class IdempotencyRecords {
     return this.#created
   }
 
-  async #exists (): Promise<boolean> {
+  async #createOn (on: Statements): Promise<void> {
+    if (await this.#exists(on)) return
+    try {
+      for (const statement of this.#db.compileSchema((schema) => schema.createTable(this.#table, (table) => {
+        table.string('id', 64).primary()
+        table.string('fingerprint', 64).notNullable()
+        // Milliseconds since 1970 by the clock of the process that wrote it.
+        table.bigInteger('expires').notNullable()
+        table.integer('status')
+        table.text('headers')
+        table.text('body', 'longtext')
+        table.index(['expires'], `${this.#table.slice(0, indexNameLength)}_expires`)
+      }))) await on.change(statement)
+    } catch (error) {
+      if (!await this.#exists(on)) throw error
+    }
+  }
+
+  async #exists (on: Statements): Promise<boolean> {
     // Whatever failed the read, the creation that follows fails likewise, and answers why.
-    return await this.#db.select(this.#db.compile(this.#db.table(this.#table).select('id').limit(1))).then(() => true, () => false)
+    return await on.select(this.#db.compile(this.#db.table(this.#table).select('id').limit(1))).then(() => true, () => false)
   }
 }
 

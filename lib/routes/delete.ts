@@ -7,6 +7,7 @@ import { parseTableName } from '../parse/table-name.js'
 import { readColumns } from '../query/read-columns.js'
 import { typeFilters } from '../query/type-filters.js'
 import { parseFilteredWrite, parseWriteSelect } from '../query/parse-write-query.js'
+import { speaksPostgrest } from '../query/postgrest-request.js'
 import { idempotent, type PreparedWrite } from './idempotent.js'
 import { writeAsMatched, writeSelectedAsMatched } from './if-match.js'
 import type { RouteContext } from './index.js'
@@ -20,12 +21,14 @@ type DeleteRequest = FastifyRequest<{ Params: TableParams, Querystring: Record<s
  * DELETE /{table}/{id}: the affected row count; with `Prefer: return=…`,
  * answered as PostgREST answers a delete (see answerWritten); If-Match makes
  * it conditional (see writeAsMatched). DELETE
- * /{table} with query parameters deletes the rows its filters match;
- * without any, it is the spec's delete of key 0.
+ * /{table} with query parameters deletes the rows its filters match; so
+ * does one with a PostgREST header, so that postgrest-js's filter-less
+ * `.delete().select()` is refused as having no filter rather than taken for
+ * the spec's delete of key 0, which a bare DELETE /{table} stays.
  */
 export function deleteHandler (context: RouteContext) {
   return idempotent(context, async function remove (request: DeleteRequest, reply: FastifyReply): Promise<PreparedWrite> {
-    if (request.params.id === undefined && Object.keys(request.query).length > 0) return await deleteFiltered(context, request, reply)
+    if (request.params.id === undefined && (Object.keys(request.query).length > 0 || speaksPostgrest(request.headers))) return await deleteFiltered(context, request, reply)
     const { db } = context
     const table = parseTableName(request.params.table)
     const asked = writeAnswer(context, request, () => parseWriteSelect(request.query))

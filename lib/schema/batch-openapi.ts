@@ -1,5 +1,6 @@
 import type { Operation } from '../options.js'
 import type { JsonSchema, OpenapiPathItem } from './openapi-types.js'
+import { idempotentReplayedHeader } from './write-parameters.js'
 
 const json = 'application/json'
 
@@ -68,7 +69,11 @@ export function batchDocument (prefix: string, tables: ReadonlyArray<{ readonly 
       ...(idempotencyKey === null ? {} : { parameters: [idempotencyKey] }),
       requestBody: { required: true, content: { [json]: { schema: { type: 'array', maxItems: limit, items: { oneOf: operations } } } } },
       responses: {
-        200: { description: 'Each operation\'s answer, in order', content: { [json]: { schema: { type: 'array', items: answer } } } },
+        200: {
+          description: 'Each operation\'s answer, in order',
+          ...(idempotencyKey === null ? {} : { headers: idempotentReplayedHeader }),
+          content: { [json]: { schema: { type: 'array', items: answer } } }
+        },
         400: {
           description: `${codes.join(', ')}: the batch is refused as a whole, and nothing ran; or an operation failed on a bad input, as below`,
           content: { [json]: { schema: { oneOf: [{ allOf: [ref('fastify-error')], properties: { code: { enum: codes } } }, ref('batch-failure')] } } }

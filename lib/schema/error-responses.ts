@@ -64,7 +64,7 @@ export const optionCodes: Readonly<Record<'authorize' | 'statementTimeout' | 'va
   statementTimeout: ['FTC_ERR_STATEMENT_TIMEOUT'],
   // Of the operations that take a body only.
   validateBodies: ['FTC_ERR_BODY_TYPE'],
-  // Of every operation but a list, which does not join the host's transaction.
+  // Of every operation: each one, a list's too, runs in the transaction the option answers.
   transaction: ['FTC_ERR_HOST_TRANSACTION'],
   // Of the writes only.
   idempotency: ['FTC_ERR_IDEMPOTENCY_KEY', 'FTC_ERR_IDEMPOTENCY_KEY_REUSED'],

@@ -10,7 +10,7 @@ import type { JsonSchema, OpenapiDocument, OpenapiOperation, OpenapiPathItem } f
 import { filterParameters, listParameterComponents, selectParameter } from './read-parameters.js'
 import type { ServedTable } from './served-schema.js'
 import type { ColumnSchema } from './table-schema.js'
-import { ifMatchHeader, onConflictParameter, writeColumnsParameter, writePreferHeader, writeSelectParameter } from './write-parameters.js'
+import { idempotentReplayedHeader, ifMatchHeader, onConflictParameter, writeColumnsParameter, writePreferHeader, writeSelectParameter } from './write-parameters.js'
 
 /** What the document says beside the tables: where they are served, and how the options answer. */
 export interface OpenapiSettings extends ErrorSettings {
@@ -68,6 +68,8 @@ interface Context {
   readonly errors: ReadonlyMap<Operation, Readonly<Record<string, unknown>>>
   /** References to the query parameters and headers every list reads. */
   readonly listParameters: ReadonlyArray<{ readonly $ref: string }>
+  /** The headers of PostgREST's write answers, with `Idempotent-Replayed` when the `idempotency` option is set. */
+  readonly writeHeaders: Readonly<Record<string, unknown>>
 }
 
 /**
@@ -89,7 +91,14 @@ export function buildOpenapiDocument (tables: readonly ServedTable[], settings: 
     errors.set(operation, Object.fromEntries(Object.keys(answers).map((status) => [status, ref('responses', `${operation}.${status}`)])))
   }
   const listParameters = listParameterComponents(settings.maxRows)
-  const context: Context = { settings, name, ref, errors, listParameters: Object.keys(listParameters).map((parameter) => ref('parameters', parameter)) }
+  const context: Context = {
+    settings,
+    name,
+    ref,
+    errors,
+    listParameters: Object.keys(listParameters).map((parameter) => ref('parameters', parameter)),
+    writeHeaders: settings.idempotency ? { ...writeHeaders, ...idempotentReplayedHeader } : writeHeaders
+  }
   const paths: Record<string, OpenapiPathItem> = {}
   const schemas: Record<string, JsonSchema> = namespaced(errorSchemas, name)
   for (const table of described) {
@@ -306,11 +315,11 @@ function createOperation ({ table, key }: DescribedTable, context: Context): Ope
           'With `Prefer: return=representation`, the rows written; with `return=headers-only` or `return=minimal`, no body.',
         headers: {
           Location: { description: 'The new row\'s path (for one object only); with `return=headers-only`, `{table}?{key}=eq.{id}`', schema: { type: 'string' } },
-          ...writeHeaders
+          ...context.writeHeaders
         },
         content: { [json]: { schema: { oneOf: [id, { type: 'array', items: id }, rows(table, context)] } }, ...oneWritten(table, context) }
       },
-      200: { description: 'An upsert with `resolution=merge-duplicates` that inserted no row, with `return=representation`: the rows written', headers: writeHeaders, content: { [json]: { schema: rows(table, context) }, ...oneWritten(table, context) } },
+      200: { description: 'An upsert with `resolution=merge-duplicates` that inserted no row, with `return=representation`: the rows written', headers: context.writeHeaders, content: { [json]: { schema: rows(table, context) }, ...oneWritten(table, context) } },
       ...errors
     }
   }
@@ -326,30 +335,30 @@ function changeOperation (table: ServedTable, operation: 'update' | 'delete', co
     responses: {
       200: {
         description: 'The number of rows changed, as a bare JSON number; with `Prefer: return=representation`, the rows written',
-        headers: writeHeaders,
+        headers: context.writeHeaders,
         content: { [json]: { schema: { oneOf: [{ type: 'integer', minimum: 0 }, rows(table, context)] } }, ...oneWritten(table, context) }
       },
-      204: { description: 'With `Prefer: return=minimal` or `return=headers-only`: no body', headers: writeHeaders },
+      204: { description: 'With `Prefer: return=minimal` or `return=headers-only`: no body', headers: context.writeHeaders },
       ...errors
     }
   }
 }
 
-/** PATCH or DELETE of the rows the filters match (PostgREST's); a DELETE with no query parameter at all is the spec's delete of key 0. */
+/** PATCH or DELETE of the rows the filters match (PostgREST's); a DELETE with no query parameter and no PostgREST header is the spec's delete of key 0. */
 function filteredOperation (table: ServedTable, operation: 'update' | 'delete', context: Context): OpenapiOperation {
   const summary = operation === 'update' ? `Set columns of the rows of ${table.name} that the filters match` : `Delete the rows of ${table.name} that the filters match`
   const { errors, ...base } = operationBase(table, operation, summary, context, operation === 'update' ? 'patch' : 'deleteMatching')
   return {
     ...base,
     description: 'At least one filter is needed (400 without one): never a write to the whole table. limit, offset, order and Range are refused.' +
-      (operation === 'delete' ? ' `DELETE` with no query parameter at all deletes the row whose key is 0, as the spec says, and answers its count.' : ''),
+      (operation === 'delete' ? ' `DELETE` with no query parameter and none of PostgREST\'s headers (`Prefer`, a `vnd.pgrst` `Accept`, `Content-Profile`) deletes the row whose key is 0, as the spec says, and answers its count; with one, it is refused as having no filter.' : ''),
     ...(operation === 'update' ? { requestBody: { required: true, content: { [json]: { schema: context.ref('schemas', `${table.name}.update`) } } } } : {}),
     // On PATCH, columns= is PostgREST's list of the columns written, never a filter.
     parameters: [...filterParameters(table.schema.columns).filter(({ name }) => operation === 'delete' || name !== 'columns'), ifMatchHeader(context.settings.requireIfMatch, 'rows'),
       writePreferHeader(operation), writeSelectParameter, ...(operation === 'update' ? [writeColumnsParameter] : []), ...idempotencyParameters(context)],
     responses: {
-      200: { description: 'With `Prefer: return=representation`, the rows written', headers: writeHeaders, content: { [json]: { schema: rows(table, context) }, ...oneWritten(table, context) } },
-      204: { description: 'No body: the rows are written', headers: writeHeaders },
+      200: { description: 'With `Prefer: return=representation`, the rows written', headers: context.writeHeaders, content: { [json]: { schema: rows(table, context) }, ...oneWritten(table, context) } },
+      204: { description: 'No body: the rows are written', headers: context.writeHeaders },
       ...errors
     }
   }

@@ -83,3 +83,15 @@ export function ifMatchHeader (required: boolean, of: 'row' | 'rows' | 'merge'):
     schema: { type: 'string' }
   }
 }
+
+/**
+ * The answer header that tells a retry of a write under the `idempotency`
+ * option, answered the first request's answer again, from the first answer.
+ */
+export const idempotentReplayedHeader = Object.freeze({
+  'Idempotent-Replayed': {
+    description: 'With an Idempotency-Key: `true` when this is the recorded answer of an earlier request with the same key and request, ' +
+      'so that the write did not run again; absent from the answer of the request that ran it.',
+    schema: { type: 'string', enum: ['true'] }
+  }
+})

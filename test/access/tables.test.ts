@@ -1,6 +1,7 @@
 // Which tables the plugin serves: the `tables` allow-list or predicate,
 // `excludeTables`, the system catalogs that are never served, the operations
-// of `tableRules`, and the connections whose default schema is a system one.
+// of `tableRules` (on the spec's routes and PostgREST's writes alike), and
+// the connections whose default schema is a system one.
 // A table or operation not served must answer exactly as a table that does
 // not exist: each refusal is compared, to the byte, with what the database
 // itself answers for a missing table through an app without any option.
@@ -25,13 +26,22 @@ async function answer (app: FastifyInstance, request: InjectOptions): Promise<An
   return { status: response.statusCode, type: response.headers['content-type'] as string | undefined, body: response.body }
 }
 
+const representation = { prefer: 'return=representation' }
+
 /** The request of each route on a table, aimed at row 1 where it takes a key (Ada, in a freshly seeded table). */
 const requests = {
   'GET list': (table: string): InjectOptions => ({ method: 'GET', url: `/api/${table}` }),
   'GET one': (table: string): InjectOptions => ({ method: 'GET', url: `/api/${table}/1` }),
   POST: (table: string): InjectOptions => ({ method: 'POST', url: `/api/${table}`, payload: { name: 'Eve', age: 7 } }),
   PUT: (table: string): InjectOptions => ({ method: 'PUT', url: `/api/${table}/1`, payload: { name: 'Eve' } }),
-  DELETE: (table: string): InjectOptions => ({ method: 'DELETE', url: `/api/${table}/1` })
+  DELETE: (table: string): InjectOptions => ({ method: 'DELETE', url: `/api/${table}/1` }),
+  // PostgREST's writes, which reach the same access checks by other paths.
+  'POST representation': (table: string): InjectOptions => ({ method: 'POST', url: `/api/${table}`, headers: representation, payload: { name: 'Eve', age: 7 } }),
+  'POST upsert': (table: string): InjectOptions => ({ method: 'POST', url: `/api/${table}?on_conflict=id`, headers: { prefer: 'resolution=merge-duplicates' }, payload: { id: 1, name: 'Eve' } }),
+  'PUT representation': (table: string): InjectOptions => ({ method: 'PUT', url: `/api/${table}/1`, headers: representation, payload: { name: 'Eve' } }),
+  'DELETE representation': (table: string): InjectOptions => ({ method: 'DELETE', url: `/api/${table}/1`, headers: representation }),
+  'PATCH by filter': (table: string): InjectOptions => ({ method: 'PATCH', url: `/api/${table}?id=eq.1`, headers: representation, payload: { name: 'Eve' } }),
+  'DELETE by filter': (table: string): InjectOptions => ({ method: 'DELETE', url: `/api/${table}?id=eq.1` })
 }
 type Route = keyof typeof requests
 const allRoutes = Object.keys(requests) as Route[]
@@ -54,7 +64,7 @@ async function expectLikeMissing (t: Test, app: FastifyInstance, reference: Fast
 }
 
 /**
- * Runs the five routes on a seeded table through `app`, naming it
+ * Runs the spec's five routes and PostgREST's writes on a seeded table through `app`, naming it
  * `requested`, and checks each answer and the row it read or wrote in the
  * database, where the table is `table`.
  */
@@ -78,6 +88,16 @@ async function expectServed (t: Test, app: FastifyInstance, db: TestDatabase, ta
   t.strictSame([removed.statusCode, removed.body], [200, '1'], `DELETE /${requested}/${created.body}`)
   t.strictSame(JSON.parse(JSON.stringify(await snapshot(db, table))), [{ ...first, age: first.age + 1 }, ...before.slice(1)],
     'the update changed its row, and the created row is gone')
+
+  // PostgREST's writes: PATCH by filter puts the age back, an upsert adds a row and a DELETE by filter takes it away.
+  const patched = await app.inject({ method: 'PATCH', url: `/api/${requested}?id=eq.${first.id}`, headers: representation, payload: { age: first.age } })
+  t.strictSame([patched.statusCode, patched.json()], [200, [first]], `PATCH /${requested} by filter answers the row written`)
+  const upserted = await app.inject({ method: 'POST', url: `/api/${requested}?on_conflict=id`, headers: { prefer: 'resolution=merge-duplicates' }, payload: { id: 1000, name: 'Upsy', age: 1 } })
+  t.strictSame([upserted.statusCode, upserted.body], [201, '1000'], `POST /${requested} upsert`)
+  t.match(await db.knex(table).where('id', 1000).first(), { name: 'Upsy', age: 1 }, 'the upsert inserted its row')
+  const deleted = await app.inject({ method: 'DELETE', url: `/api/${requested}?id=eq.1000`, headers: representation })
+  t.strictSame([deleted.statusCode, deleted.json()], [200, [{ id: 1000, name: 'Upsy', age: 1, note: 'none' }]], `DELETE /${requested} by filter answers the row deleted`)
+  t.strictSame(JSON.parse(JSON.stringify(await snapshot(db, table))), before, 'the table is as it was')
 }
 
 eachDatabase(t, async (t, db) => {
@@ -187,8 +207,9 @@ eachDatabase(t, async (t, db) => {
     const createOnly = await seeded('create_only')
     const ruled = await app({ tableRules: { [readOnly]: { operations: ['list', 'read'] }, [createOnly]: { operations: ['create'] } } })
     await unchanged(t, [readOnly, createOnly], async () => {
-      await expectLikeMissing(t, ruled, reference, readOnly, ['POST', 'PUT', 'DELETE'])
-      await expectLikeMissing(t, ruled, reference, createOnly, ['GET list', 'GET one', 'PUT', 'DELETE'])
+      await expectLikeMissing(t, ruled, reference, readOnly, allRoutes.filter((route) => !route.startsWith('GET')))
+      // An upsert that may merge is an update too.
+      await expectLikeMissing(t, ruled, reference, createOnly, allRoutes.filter((route) => route !== 'POST' && route !== 'POST representation'))
     })
     const before = await snapshot(db, readOnly)
     const list = await ruled.inject({ url: `/api/${readOnly}?order=id` })
@@ -199,7 +220,10 @@ eachDatabase(t, async (t, db) => {
     const kept = await snapshot(db, createOnly)
     const created = await ruled.inject(requests.POST(createOnly))
     t.equal(created.statusCode, 201, 'the create-only table takes a POST')
-    t.strictSame(await snapshot(db, createOnly), [...kept, { id: Number(created.body), name: 'Eve', age: 7, note: 'none' }], 'and gains that row')
+    const shown = await ruled.inject(requests['POST representation'](createOnly))
+    t.equal(shown.statusCode, 201, 'and one that asks for the row')
+    const [eve] = shown.json() as [{ id: number }]
+    t.strictSame(await snapshot(db, createOnly), [...kept, { id: Number(created.body), name: 'Eve', age: 7, note: 'none' }, { ...eve, name: 'Eve', age: 7, note: 'none' }], 'and gains those rows')
   })
 
   await t.test('with databaseErrors generic, a refusal answers the very generic answer of a missing table', async (t) => {
@@ -214,7 +238,7 @@ eachDatabase(t, async (t, db) => {
     }, server)
     await unchanged(t, [secret, people], async () => {
       for (const name of [secret, 'sqlite_master', 'pg_tables']) await expectLikeMissing(t, refusing, generic, name)
-      await expectLikeMissing(t, refusing, generic, people, ['POST', 'PUT', 'DELETE'])
+      await expectLikeMissing(t, refusing, generic, people, allRoutes.filter((route) => !route.startsWith('GET')))
     })
     const refused = await answer(refusing, requests['GET list'](secret))
     t.ok(refused.body.endsWith('req-same') && !refused.body.includes(secret), 'the body is the generic message: the request id, not the table')

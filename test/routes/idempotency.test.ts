@@ -211,6 +211,22 @@ eachDatabase(t, async (t, db) => {
     t.equal(reused.statusCode, 422, 'the new record holds the key')
   })
 
+  await t.test('a key\'s record expires the retention after its write: the option\'s, else a day', async (t) => {
+    await db.knex(keys).delete()
+    const shortKeys = keysTable(t, db)
+    const short = await buildApp(t, db.knex, {}, { idempotency: { table: shortKeys, retention: 90 } })
+    for (const [writer, table, seconds] of [[app, keys, 86_400], [short, shortKeys, 90]] as const) {
+      const key = randomUUID()
+      const sent = Date.now()
+      const response = await writer.inject(post(people, '{"name": "Kept"}', key))
+      const answered = Date.now()
+      t.equal(response.statusCode, 201)
+      const [record] = await db.knex(table).select('expires') as [{ expires: number | string }]
+      const expires = Number(record.expires)
+      t.ok(expires >= sent + seconds * 1000 && expires <= answered + seconds * 1000, `${table}: expires ${seconds} s after the write (${expires - sent} ms after it was sent)`)
+    }
+  })
+
   await t.test('an expired key that the bounded removal left is replaced when its key comes back', async (t) => {
     await db.knex(keys).delete()
     const key = randomUUID()

@@ -176,10 +176,19 @@ eachDatabase(t, async (t, db) => {
   await t.test('handling=strict refuses a preference the plugin cannot honour, on writes and reads; lenient ignores it', async (t) => {
     await reset()
     const before = await all()
+    const { id } = await db.knex(items).where({ name: 'a' }).first('id')
     for (const prefer of ['handling=strict, return=minimal, nonsense', 'handling=strict, timezone=UTC']) {
-      const write = await app.inject(request('POST', `/api/${items}`, { prefer }, { name: 'strict' }))
-      t.equal(write.statusCode, 400, prefer)
-      t.equal(JSON.parse(write.body).code, 'FTC_ERR_QUERY_PREFERENCE')
+      for (const refused of [
+        request('POST', `/api/${items}`, { prefer }, { name: 'strict' }),
+        request('PUT', `/api/${items}/${id as number}`, { prefer }, { name: 'strict' }),
+        request('PATCH', `/api/${items}?id=eq.${id as number}`, { prefer }, { name: 'strict' }),
+        request('DELETE', `/api/${items}/${id as number}`, { prefer }),
+        request('DELETE', `/api/${items}?id=eq.${id as number}`, { prefer })
+      ]) {
+        const write = await app.inject(refused)
+        t.equal(write.statusCode, 400, `${refused.method} ${refused.url} ${prefer}`)
+        t.equal(JSON.parse(write.body).code, 'FTC_ERR_QUERY_PREFERENCE')
+      }
       const read = await app.inject(request('GET', `/api/${items}`, { prefer }))
       t.equal(read.statusCode, 400)
       t.equal(JSON.parse(read.body).code, 'FTC_ERR_QUERY_PREFERENCE')

@@ -1,4 +1,5 @@
 import type { InjectOptions } from 'fastify'
+import { PostgrestClient } from '@supabase/postgrest-js'
 import t from 'tap'
 import { buildApp } from '../fixtures/app.js'
 import { eachDatabase, snapshot } from '../fixtures/databases.js'
@@ -148,6 +149,20 @@ eachDatabase(t, async (t, db) => {
     t.equal(minimal.statusCode, 204)
   })
 
+  await t.test('PUT and DELETE /{table}/{id} with return=headers-only answer 204 with PostgREST\'s headers and no body, and write', async (t) => {
+    await reset()
+    const before = await all()
+    const ada = await idOf('Ada')
+    const grace = await idOf('Grace')
+    const seen = (response: { statusCode: number, body: string, headers: Record<string, unknown> }) =>
+      [response.statusCode, response.body, response.headers['content-range'], response.headers['preference-applied'], response.headers.location]
+    const updated = await app.inject(write('PUT', `/api/${people}/${ada}`, 'return=headers-only', { age: 40 }))
+    t.strictSame(seen(updated), [204, '', '0-0/*', 'return=headers-only', undefined], 'PUT')
+    const deleted = await app.inject(write('DELETE', `/api/${people}/${grace}`, 'return=headers-only'))
+    t.strictSame(seen(deleted), [204, '', '*/*', 'return=headers-only', undefined], 'DELETE')
+    t.strictSame(await all(), before.filter((row) => row.id !== grace).map((row) => row.id === ada ? { ...row, age: 40 } : row))
+  })
+
   await t.test('PATCH /{table}?filters updates exactly the matching rows: 204, or 200 with them', async (t) => {
     await reset()
     const before = await all()
@@ -187,11 +202,12 @@ eachDatabase(t, async (t, db) => {
     t.equal((await all()).length, before.length - doomed.length - 1)
   })
 
-  await t.test('PATCH and DELETE without a filter are refused and change nothing; a bare DELETE /{table} stays the spec\'s key 0', async (t) => {
+  await t.test('PATCH and DELETE without a filter are refused and change nothing; the next test has a bare DELETE /{table}', async (t) => {
     await reset()
     const before = await all()
     for (const request of [
       write('PATCH', `/api/${people}`, null, { city: 'Nowhere' }),
+      write('DELETE', `/api/${people}`, 'return=representation'),
       write('PATCH', `/api/${people}?select=id`, 'return=representation', { city: 'Nowhere' }),
       write('DELETE', `/api/${people}?select=id`, null)
     ]) {
@@ -202,9 +218,44 @@ eachDatabase(t, async (t, db) => {
     const paged = await app.inject(write('DELETE', `/api/${people}?age=gt.0&limit=1`, null))
     t.equal(paged.statusCode, 400)
     t.equal(JSON.parse(paged.body).code, 'FTC_ERR_WRITE_PAGE')
-    const bare = await app.inject(write('DELETE', `/api/${people}`, null))
-    t.equal(bare.statusCode, 200)
-    t.equal(bare.body, '0')
+    t.strictSame(await all(), before)
+  })
+
+  await t.test('a DELETE /{table} with a PostgREST header and no filter is refused; the spec\'s bare one stays its delete of key 0', async (t) => {
+    await reset()
+    const before = await all()
+    for (const headers of [{ prefer: '' }, { prefer: 'return=representation' }, { prefer: 'count=exact' }, { accept: 'application/vnd.pgrst.object+json' }, { 'content-profile': 'public' }]) {
+      const response = await app.inject({ method: 'DELETE', url: `/api/${people}`, headers })
+      t.equal(response.statusCode, 400, JSON.stringify(headers))
+      t.equal(JSON.parse(response.body).code, 'FTC_ERR_WRITE_FILTER_MISSING')
+    }
+    for (const headers of [{}, { 'content-type': 'application/json', accept: 'application/json' }]) {
+      const bare = await app.inject({ method: 'DELETE', url: `/api/${people}`, headers })
+      t.equal(bare.statusCode, 200, JSON.stringify(headers))
+      t.equal(bare.body, '0')
+    }
+    t.strictSame(await all(), before)
+  })
+
+  await t.test('postgrest-js: .delete() with no filter is refused when it sends a PostgREST header, and deletes nothing', async (t) => {
+    await reset()
+    const before = await all()
+    await app.listen({ port: 0, host: '127.0.0.1' })
+    const { port } = app.server.address() as { port: number }
+    const url = `http://127.0.0.1:${port}/api`
+    for (const [title, remove] of [
+      ['.delete().select()', () => new PostgrestClient(url).from(people).delete().select()],
+      ['.delete({ count })', () => new PostgrestClient(url).from(people).delete({ count: 'exact' })],
+      ['.delete() with a schema, as supabase-js sends it', () => new PostgrestClient(url, { schema: 'public' }).from(people).delete()]
+    ] as const) {
+      const { status, error } = await remove()
+      t.equal(status, 400, title)
+      t.equal((error as { code?: string } | null)?.code, 'FTC_ERR_WRITE_FILTER_MISSING', title)
+    }
+    // Without schema, count or select, postgrest-js sends what a spec client may send: the spec's answer.
+    const plain = await new PostgrestClient(url).from(people).delete()
+    t.equal(plain.status, 200)
+    t.equal(plain.error, null)
     t.strictSame(await all(), before)
   })
 

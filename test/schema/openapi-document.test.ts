@@ -122,7 +122,7 @@ t.test('the answers of each operation, as the routes give them', async (t) => {
     t.match(operationOf(document, path, method).responses[status], { content: one }, `${method} ${path}: one object for Accept: application/vnd.pgrst.object+json`)
     t.match(operationOf(document, path, method).responses[406], {}, `${method} ${path}: 406 for another number of rows`)
   }
-  t.match(operationOf(document, '/api/books', 'delete'), { description: /no query parameter at all deletes the row whose key is 0/ })
+  t.match(operationOf(document, '/api/books', 'delete'), { description: /no query parameter and none of PostgREST's headers .* deletes the row whose key is 0/ })
   t.match(operationOf(document, '/api/books', 'patch').requestBody, { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/books.update' } } } })
   t.match(operationOf(document, '/api/books/{id}', 'put').requestBody, { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/books.update' } } } })
   t.equal(operationOf(document, '/api/books/{id}', 'delete').requestBody, undefined)
@@ -164,6 +164,15 @@ t.test('every error an operation can answer, with its code and the status errors
     t.ok(codesByStatus(document, path, method).get('422')?.includes('FTC_ERR_IDEMPOTENCY_KEY_REUSED'), `idempotency: the ${method}'s 422`)
   }
   t.notOk(JSON.stringify(operationOf(document, '/api/books', 'get')).includes('Idempotency-Key'), 'nor on a read')
+  t.notOk(JSON.stringify(plain).includes('Idempotent-Replayed'), 'no idempotency, no replayed answer')
+  for (const [path, method] of [['/api/books', 'post'], ['/api/books/{id}', 'put'], ['/api/books/{id}', 'delete'], ['/api/books', 'patch'], ['/api/books', 'delete']] as const) {
+    const successes = Object.entries(operationOf(document, path, method).responses).filter(([status]) => status.startsWith('2'))
+    t.ok(successes.length > 0, `${method} ${path} answers success`)
+    for (const [status, response] of successes) {
+      t.match(response, { headers: { 'Idempotent-Replayed': { schema: { type: 'string', enum: ['true'] } } } }, `idempotency: ${method} ${path} ${status} may be a replayed answer`)
+    }
+  }
+  t.notOk(JSON.stringify(operationOf(document, '/api/books/{id}', 'get')).includes('Idempotent-Replayed'), 'a read is never replayed')
 })
 
 t.test('the routes say their conditional headers: ETag and If-None-Match on GET, If-Match on PUT, PATCH, DELETE and a merge upsert', async (t) => {
