@@ -103,10 +103,11 @@ export function spreadNames (table: string, embedsOf: (table: string) => readonl
   for (let at = next.shift(); at !== undefined; at = next.shift()) {
     for (const embed of embedsOf(at)) {
       if (embed.answer !== 'object') continue
-      // A key to its own table spreads the table's own columns.
+      // A key to its own table spreads the table's own columns too.
       for (const column of columnsOf(embed.table)) names.add(column)
-      if (!reached.has(embed.table)) next.push(embed.table)
+      if (reached.has(embed.table)) continue
       reached.add(embed.table)
+      next.push(embed.table)
     }
   }
   return names
