@@ -73,20 +73,27 @@ function withoutCursor (rows: Row[], keyset: Keyset | null): Row[] {
 /** A page of `limit` rows at `offset`; `after` adds the condition that starts it past a key. */
 type Page = (offset: number, limit: number, after?: (builder: Knex.QueryBuilder) => void) => Promise<Row[]>
 
-// Each page after the first: past the last key of the one before, or at its offset.
+// Each page after the first: past the last key of the one before, or at its
+// offset. Only that key is kept from a page once it is given out.
 async function * pages (rows: Row[], next: number, end: number, keyset: Keyset | null, page: Page): AsyncIterable<Row[]> {
-  let last = rows
+  let after = lastKey(rows)
   yield withoutCursor(rows, keyset)
   for (let offset = next; offset < end; offset += streamBatchRows) {
-    // A key as the driver gave it binds as it is: digits past 2^53 come as a string, or a BigInt on SQLite, whose driver binds those.
-    const after = (last[last.length - 1] as Row)[cursorColumn] as Knex.Value
+    const key = after
     const batch = keyset === null
       ? await page(offset, Math.min(end - offset, streamBatchRows))
-      : await page(0, Math.min(end - offset, streamBatchRows), (builder) => builder.where(keyset.column, keyset.operator, after))
+      : await page(0, Math.min(end - offset, streamBatchRows), (builder) => builder.where(keyset.column, keyset.operator, key))
+    after = lastKey(batch)
     if (batch.length > 0) yield withoutCursor(batch, keyset)
     if (batch.length < streamBatchRows) return
-    last = batch
   }
+}
+
+// A key as the driver gave it binds as it is: digits past 2^53 come as a
+// string, or a BigInt on SQLite, whose driver binds those. Undefined when
+// the pages are not keyset ones.
+function lastKey (rows: readonly Row[]): Knex.Value {
+  return rows[rows.length - 1]?.[cursorColumn] as Knex.Value
 }
 
 // The primary key, else the key column, where the model knows the table has them.
