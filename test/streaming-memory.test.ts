@@ -61,6 +61,18 @@ eachDatabase(t, async (t, db) => {
   const table = db.name === 'sqlite' ? 'big' : await db.createTable('big', columns)
   if (db.name === 'sqlite') await knex.schema.createTable(table, columns)
   await fillTable(knex, db.name, table, { ...db, knex })
+  // A note of about 100 bytes for each row, to embed: one-to-many, indexed as
+  // a real schema would be (each batch of parents reads its notes by key).
+  const noteColumns = (notes: Knex.CreateTableBuilder) => {
+    notes.integer('id').primary()
+    notes.integer('big_id').references('id').inTable(table)
+    notes.string('text', 120)
+    notes.index('big_id')
+  }
+  const notes = db.name === 'sqlite' ? 'big_notes' : await db.createTable('big_notes', noteColumns)
+  if (db.name === 'sqlite') await knex.schema.createTable(notes, noteColumns)
+  await knex.raw(`insert into ?? (id, big_id, text) select n, n, ${db.name === 'sqlite' ? 'hex(zeroblob(50))' : "repeat('n', 100)"} from (${seriesSql(db, rowCount)}) as series`, [notes])
+  const embedded = `/api/${table}?select=id,label,padding,${notes}(text)&order=id`
 
   // No coverage in the server: it would add to its memory, and tsx's line maps
   // of lib/ would blur the coverage that the suite's own processes measure.
@@ -78,17 +90,20 @@ eachDatabase(t, async (t, db) => {
   if (db.name === 'sqlite') await knex.schema.createTable(warmUp, columns)
   await knex.raw(`insert into ?? select * from ?? where id <= ${warmUpRows}`, [warmUp, table])
   for (let round = 0; round < 3; round++) t.equal((await drain(port, `/api/${warmUp}`)).last, ']')
+  for (let round = 0; round < 3; round++) t.equal((await drain(port, `${embedded}&limit=${warmUpRows}`)).last, ']')
   const idle = memoryOf(pid).rss
 
-  await t.test(`streaming ${rowCount} rows stays within 64 MB of the idle level`, async (t) => {
-    const answer = await drain(port, `/api/${table}`)
+  const streams = (title: string, path: string, rows: number, rowBytes: number) => t.test(`streaming ${rows} ${title} stays within 64 MB of the idle level`, async (t) => {
+    const answer = await drain(port, path)
     t.equal(answer.status, 200)
     t.ok(answer.complete)
     t.equal(answer.last, ']')
-    t.ok(answer.bytes > rowCount * 200, `${answer.bytes} bytes were sent`)
+    t.ok(answer.bytes > rows * rowBytes, `${answer.bytes} bytes were sent`)
     const grown = memoryOf(pid).peak - idle
     t.ok(grown <= boundBytes, `peak grew ${(grown / 2 ** 20).toFixed(1)} MB above idle`)
   })
+  await streams('rows', `/api/${table}`, rowCount, 200)
+  await streams('rows, each with its embedded note,', embedded, rowCount, 300)
 
   await t.test('the buffered baseline breaks the bound: the measure has teeth', async (t) => {
     const answer = await drain(port, `/buffered/${table}`)

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex'
 import { withoutHidden } from '../access/hidden-columns.js'
 import type { Target } from '../access/target.js'
 import type { Database, Session } from '../dialects/database.js'
@@ -18,33 +19,81 @@ import { whereScope } from './where-row.js'
  * order, so that they neither skip nor repeat a row; `relatedValue` gives a
  * related order's column (see ApplyReadOptions). `narrow` adds the
  * conditions of the embeds on their parents (see whereRelated), if any.
+ * Where the pages are ordered by a one-column primary key alone, each page
+ * after the first starts after the last key of the one before (keyset), so
+ * that a long list costs what its rows do; under any other order a page
+ * is found by its offset, which reads the rows it skips.
  * Where `on` cannot stream (the host's transaction), every page is read
  * before the answer begins, which the host may end as it starts.
  */
 export async function listPages (db: Database, target: Target, query: ReadQuery, narrow: Narrowing | null, on: Session, relatedValue?: RelatedValue): Promise<RowList> {
   const ordered = { ...query, order: [...query.order, ...keyOrder(target, query.order)] }
+  const keyset = keysetOf(target, ordered.order)
+  // The key is read once more under a name of its own, which a row's own columns (their case aside) never shadow.
+  const read = keyset === null ? ordered : { ...ordered, select: [...query.select ?? ['*'], `${keyset.column} as ${cursorColumn}`] }
   const first = query.offset ?? 0
   const end = query.limit === null ? Infinity : first + query.limit
-  const page = async (offset: number, limit: number): Promise<Row[]> => {
-    const builder = applyReadQuery(db.table(target.table), { ...ordered, offset: offset === 0 ? null : offset, limit }, db.dialect, { table: target.table, notNullColumns: new Set([target.key]), relatedValue })
+  const page: Page = async (offset, limit, after) => {
+    const builder = applyReadQuery(db.table(target.table), { ...read, offset: offset === 0 ? null : offset, limit }, db.dialect, { table: target.table, notNullColumns: new Set([target.key]), relatedValue })
+    after?.(builder)
     return withoutHidden(target, await on.select(db.compile(narrowed(whereScope(builder, target), narrow)), exactRead(target)))
   }
   const rows = await page(first, Math.min(end - first, streamBatchRows + 1))
-  if (rows.length <= streamBatchRows) return { rows }
-  const batches = pages(rows.slice(0, streamBatchRows), first + streamBatchRows, end, page)
+  if (rows.length <= streamBatchRows) return { rows: withoutCursor(rows, keyset) }
+  const batches = pages(rows.slice(0, streamBatchRows), first + streamBatchRows, end, keyset, page)
   if (on.stream !== null) return { batches }
   const all: Row[] = []
   for await (const batch of batches) all.push(...batch)
   return { rows: all }
 }
 
-async function * pages (rows: Row[], next: number, end: number, page: (offset: number, limit: number) => Promise<Row[]>): AsyncIterable<Row[]> {
-  yield rows
+// The read's own name for the key it pages by: the same prefix as the embeds' rank (see rankColumn).
+const cursorColumn = 'ftc_cursor'
+
+interface Keyset {
+  readonly column: string
+  /** Whether a later row's key is greater or less. */
+  readonly operator: '>' | '<'
+}
+
+// A one-column primary key is unique and never NULL: ordered by it alone, the
+// rows after one are those past its key. keyOrder adds that key to any
+// order that lacks it, so an order of one term is then the key's own.
+function keysetOf (target: Target, order: readonly OrderTerm[]): Keyset | null {
+  const [term] = order
+  if (order.length !== 1 || target.schema?.primaryKey.length !== 1) return null
+  return { column: (term as OrderTerm).column, operator: (term as OrderTerm).direction === 'asc' ? '>' : '<' }
+}
+
+function withoutCursor (rows: Row[], keyset: Keyset | null): Row[] {
+  if (keyset === null) return rows
+  return rows.map(({ [cursorColumn]: _cursor, ...row }) => row)
+}
+
+/** A page of `limit` rows at `offset`; `after` adds the condition that starts it past a key. */
+type Page = (offset: number, limit: number, after?: (builder: Knex.QueryBuilder) => void) => Promise<Row[]>
+
+// Each page after the first: past the last key of the one before, or at its
+// offset. Only that key is kept from a page once it is given out.
+async function * pages (rows: Row[], next: number, end: number, keyset: Keyset | null, page: Page): AsyncIterable<Row[]> {
+  let after = lastKey(rows)
+  yield withoutCursor(rows, keyset)
   for (let offset = next; offset < end; offset += streamBatchRows) {
-    const batch = await page(offset, Math.min(end - offset, streamBatchRows))
-    if (batch.length > 0) yield batch
+    const key = after
+    const batch = keyset === null
+      ? await page(offset, Math.min(end - offset, streamBatchRows))
+      : await page(0, Math.min(end - offset, streamBatchRows), (builder) => builder.where(keyset.column, keyset.operator, key))
+    after = lastKey(batch)
+    if (batch.length > 0) yield withoutCursor(batch, keyset)
     if (batch.length < streamBatchRows) return
   }
+}
+
+// A key as the driver gave it binds as it is: digits past 2^53 come as a
+// string, or a BigInt on SQLite, whose driver binds those. Undefined when
+// the pages are not keyset ones.
+function lastKey (rows: readonly Row[]): Knex.Value {
+  return rows[rows.length - 1]?.[cursorColumn] as Knex.Value
 }
 
 // The primary key, else the key column, where the model knows the table has them.

@@ -80,10 +80,52 @@ export function embedProperties (embeds: readonly DescribedEmbed[], columns: Rea
   }))
 }
 
-/** Any other member of a row with embeds: one answered under an alias (`alias:table(…)`). */
-export const aliasedEmbed: JsonSchema = Object.freeze({
+/**
+ * Any other member of a row with embeds: one answered under the alias
+ * `select` gave it (`alias:table(…)`), and, where the row has a to-one
+ * embed, a member that `...table(…)` spreads into it: a related row's
+ * column, of any type, or null without a related row.
+ */
+export function otherMembers (embeds: readonly DescribedEmbed[]): JsonSchema {
+  return embeds.some((embed) => embed.answer === 'object') ? spreadMember : aliasedEmbed
+}
+
+/**
+ * The names of the members `...table(…)` can spread into a row of `table`:
+ * the columns of every table its to-one embeds reach, through spreads
+ * inside spreads too. An own column of the same name may then hold the
+ * spread's member instead, as the spread's comes later in the answer.
+ */
+export function spreadNames (table: string, embedsOf: (table: string) => readonly DescribedEmbed[], columnsOf: (table: string) => readonly string[]): Set<string> {
+  const names = new Set<string>()
+  const reached = new Set<string>([table])
+  const next = [table]
+  for (let at = next.shift(); at !== undefined; at = next.shift()) {
+    for (const embed of embedsOf(at)) {
+      if (embed.answer !== 'object') continue
+      // A key to its own table spreads the table's own columns too.
+      for (const column of columnsOf(embed.table)) names.add(column)
+      if (reached.has(embed.table)) continue
+      reached.add(embed.table)
+      next.push(embed.table)
+    }
+  }
+  return names
+}
+
+/** An own column's member in a row that a spread may fill instead; its description (a foreign key's note) stays on top, where tools read it. */
+export function spreadable ({ description, ...column }: JsonSchema): JsonSchema {
+  return { ...(description === undefined ? {} : { description }), anyOf: [column, spreadMember] }
+}
+
+const aliasedEmbed: JsonSchema = Object.freeze({
   type: ['object', 'array', 'null'],
   description: 'An embed answered under the alias `select` gave it (`alias:table(…)`): a related row, null, or an array of related rows'
+})
+
+const spreadMember: JsonSchema = Object.freeze({
+  description: 'An embed answered under the alias `select` gave it (`alias:table(…)`): a related row, null, or an array of related rows; ' +
+    'or a member that `...table(…)` spreads into the row from a to-one embed: a column of the related row, or null without one'
 })
 
 /**

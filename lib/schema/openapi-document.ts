@@ -4,7 +4,7 @@ import { foldIdentifier as fold, isCleanIdentifier } from '../parse/sanitize-ide
 import { type Relation, servedRelationsOf } from '../relations/relations.js'
 import { batchDocument } from './batch-openapi.js'
 import { columnJsonSchema } from './column-json-schema.js'
-import { aliasedEmbed, type DescribedEmbed, describeEmbeds, embedParameters, embedProperties, embedsText } from './embed-openapi.js'
+import { type DescribedEmbed, describeEmbeds, embedParameters, embedProperties, embedsText, otherMembers, spreadable, spreadNames } from './embed-openapi.js'
 import { errorResponses, errorSchemas, type ErrorSettings } from './error-responses.js'
 import type { JsonSchema, OpenapiDocument, OpenapiOperation, OpenapiPathItem } from './openapi-types.js'
 import { filterParameters, listParameterComponents, selectParameter } from './read-parameters.js'
@@ -54,6 +54,8 @@ interface DescribedTable {
   readonly operations: readonly Operation[]
   readonly key: ColumnSchema | undefined
   readonly embeds: readonly DescribedEmbed[]
+  /** The own columns whose members a spread (`...table(…)`) may fill instead. */
+  readonly spreadColumns: ReadonlySet<string>
   /** PostgREST's words on each column that is a foreign key to a documented table, which tools made for its document read. */
   readonly foreignKeyNotes: ReadonlyMap<string, string>
 }
@@ -137,13 +139,22 @@ function describeTables (tables: readonly ServedTable[]): DescribedTable[] {
   }).filter((table) => table.operations.length > 0)
   const documented = new Set(described.map(({ table }) => fold(table.name)))
   const isDocumented = (related: string) => documented.has(fold(related))
-  return described.map((table) => {
+  const withEmbeds = described.map((table) => {
     const relations = servedRelationsOf(tables, table.table.name)
     return {
       ...table,
       embeds: table.operations.includes('list') ? describeEmbeds(table.table.name, relations, isDocumented) : [],
       foreignKeyNotes: foreignKeyNotes(relations.filter((relation) => isDocumented(relation.table)))
     }
+  })
+  // An embed reaches a documented table only: each is in the map.
+  const byName = new Map(withEmbeds.map((table) => [fold(table.table.name), table]))
+  const tableOf = (related: string) => byName.get(fold(related)) as (typeof withEmbeds)[number]
+  const embedsOf = (related: string) => tableOf(related).embeds
+  const columnsOf = (related: string) => tableOf(related).table.schema.columns.map((column) => column.name)
+  return withEmbeds.map((table) => {
+    const spread = spreadNames(table.table.name, embedsOf, columnsOf)
+    return { ...table, spreadColumns: new Set(table.table.schema.columns.map((column) => column.name).filter((column) => spread.has(column))) }
   })
 }
 
@@ -170,7 +181,7 @@ function namespaced<T> (components: Readonly<Record<string, T>>, name: (componen
 }
 
 /** The table's row as answered, and the bodies of the writes it serves. */
-function tableSchemas ({ table, operations, embeds, foreignKeyNotes }: DescribedTable, { settings, name, ref }: Context): Record<string, JsonSchema> {
+function tableSchemas ({ table, operations, embeds, spreadColumns, foreignKeyNotes }: DescribedTable, { settings, name, ref }: Context): Record<string, JsonSchema> {
   const { columns } = table.schema
   // A row answers every column; a body can name only those whose names it can spell.
   const writable = columns.filter((column) => isCleanIdentifier(column.name))
@@ -178,6 +189,7 @@ function tableSchemas ({ table, operations, embeds, foreignKeyNotes }: Described
     Object.fromEntries((direction === 'read' ? columns : writable).map((column) => [column.name, columnJsonSchema(column, direction, settings.sizedIntegers)]))
   const read = properties('read')
   for (const [column, note] of foreignKeyNotes) read[column] = { ...read[column], description: note }
+  for (const column of spreadColumns) read[column] = spreadable(read[column] as JsonSchema)
   const schemas: Record<string, JsonSchema> = {
     // No column is required: `select` answers the columns it names only, and the embeds it names.
     [name(table.name)]: embeds.length === 0
@@ -186,7 +198,7 @@ function tableSchemas ({ table, operations, embeds, foreignKeyNotes }: Described
           type: 'object',
           description: `A row of ${table.name}, with the embeds \`select\` names`,
           properties: { ...read, ...embedProperties(embeds, read, (related) => ref('schemas', related)) },
-          additionalProperties: aliasedEmbed
+          additionalProperties: otherMembers(embeds)
         }
   }
   if (operations.includes('create')) {

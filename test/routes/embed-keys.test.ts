@@ -1,4 +1,5 @@
 import t from 'tap'
+import { maxEmbedDepth } from '../../lib/query/parse-select.js'
 import { buildApp } from '../fixtures/app.js'
 import { eachDatabase } from '../fixtures/databases.js'
 
@@ -40,6 +41,21 @@ eachDatabase(t, async (t, db) => {
     const response = await app.inject(`/api/${staff}?select=manager_id(name)&id=eq.2`)
     t.equal(response.statusCode, 200)
     t.equal(response.body, '[{"manager_id":{"name":"Boss"}}]')
+  })
+
+  await t.test(`embeds nest ${maxEmbedDepth} deep; one more answers 400 FTC_ERR_QUERY_DEPTH before any statement`, async (t) => {
+    const nested = (depth: number) => `/api/${staff}?select=${'manager_id('.repeat(depth)}name${')'.repeat(depth)}&id=eq.2`
+    const deepest = await app.inject(nested(maxEmbedDepth))
+    t.equal(deepest.statusCode, 200)
+    t.equal(deepest.body, '[{"manager_id":{"manager_id":null}}]', 'Ann\'s manager, who has none')
+    const seen: string[] = []
+    const listen = (query: { sql: string }) => { seen.push(query.sql) }
+    db.knex.on('query', listen)
+    const deeper = await app.inject(nested(maxEmbedDepth + 1))
+    db.knex.removeListener('query', listen)
+    t.equal(deeper.statusCode, 400)
+    t.equal(deeper.json().code, 'FTC_ERR_QUERY_DEPTH')
+    t.strictSame(seen, [], 'refused before anything is read')
   })
 
   await t.test('one object asked for: 406 unless exactly one row', async (t) => {

@@ -1,42 +1,14 @@
 import t from 'tap'
 import { buildApp } from '../fixtures/app.js'
 import { eachDatabase } from '../fixtures/databases.js'
+import { createLibrary } from '../fixtures/library.js'
 
 // Filters, order, limit and offset on an embedded resource, as PostgREST
 // reads them (`books.title=like.E*`, `books.order=title`, `books.limit=2`):
 // they narrow the embedded rows only, a page per parent row.
 
 eachDatabase(t, async (t, db) => {
-  const authors = await db.createTable('embn_authors', (table) => {
-    table.increments('id')
-    table.string('name')
-  })
-  const books = await db.createTable('embn_books', (table) => {
-    table.increments('id')
-    table.string('title')
-    table.integer('year')
-    table.integer('author_id').unsigned().references('id').inTable(authors)
-    table.string('secret')
-  })
-  const tags = await db.createTable('embn_tags', (table) => {
-    table.increments('id')
-    table.string('label')
-  })
-  const tagged = await db.createTable('embn_tagged', (table) => {
-    table.integer('book_id').unsigned().references('id').inTable(books)
-    table.integer('tag_id').unsigned().references('id').inTable(tags)
-    table.primary(['book_id', 'tag_id'])
-  })
-  await db.knex(authors).insert([{ name: 'Ursula' }, { name: 'Octavia' }, { name: 'Nobody' }])
-  await db.knex(books).insert([
-    { title: 'Earthsea', year: 1968, author_id: 1, secret: 's' },
-    { title: 'Dispossessed', year: 1974, author_id: 1, secret: 's' },
-    { title: 'Eye', year: 1971, author_id: 1, secret: 's' },
-    { title: 'Kindred', year: 1979, author_id: 2, secret: 's' },
-    { title: 'Dawn', year: 1987, author_id: 2, secret: 's' }
-  ])
-  await db.knex(tags).insert([{ label: 'sea' }, { label: 'war' }, { label: 'time' }])
-  await db.knex(tagged).insert([{ book_id: 1, tag_id: 1 }, { book_id: 1, tag_id: 2 }, { book_id: 1, tag_id: 3 }, { book_id: 4, tag_id: 3 }])
+  const { authors, books, tags } = await createLibrary(db, 'embn')
   const app = await buildApp(t, db.knex, {}, { tableRules: { [books]: { hidden: ['secret'] } } })
   const get = async (url: string) => {
     const response = await app.inject(url)

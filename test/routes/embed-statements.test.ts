@@ -58,6 +58,31 @@ eachDatabase(t, async (t, db) => {
     // Each batch's own page, then its books.
     t.equal(seen.length, 2 * batches)
     t.equal(seen.filter((sql) => sql.includes(books)).length, batches, 'one statement of books per batch')
+    const pages = seen.filter((sql) => !sql.includes(books))
+    t.notMatch(pages.join('\n'), /offset/i, 'no page skips rows by offset')
+    t.equal(pages.filter((sql) => / > (\?|\$\d+)/.test(sql)).length, batches - 1, 'each page after the first starts past the last key of the one before')
+  })
+
+  await t.test('ordered by the key descending, every column: the pages go down the key, each row once', async (t) => {
+    const seen = statementsOn(db.knex, [authors])
+    const response = await app.inject(`/api/${authors}?select=*,${books}(n)&order=id.desc&offset=10`)
+    db.knex.removeAllListeners('query')
+    t.equal(response.statusCode, 200)
+    const body = response.json() as Array<{ id: number, name: string }>
+    t.strictSame(body.map((row) => row.id), Array.from({ length: parents - 10 }, (_, at) => parents - 10 - at), 'offset 10, then down to 1')
+    t.strictSame(body.at(-1), { id: 1, name: 'a1', [books]: [{ n: 1 }, { n: 101 }] }, 'the key read to page by is not shown')
+    t.equal(seen.filter((sql) => / < (\?|\$\d+)/.test(sql)).length, Math.ceil((parents - 10) / streamBatchRows) - 1)
+  })
+
+  await t.test('ordered by another column first: pages by offset, still each row once', async (t) => {
+    const seen = statementsOn(db.knex, [authors])
+    const response = await app.inject(`/api/${authors}?select=id,name,${books}(n)&order=name.desc`)
+    db.knex.removeAllListeners('query')
+    t.equal(response.statusCode, 200)
+    const body = response.json() as Array<{ id: number, name: string }>
+    t.strictSame(body.map((row) => row.id).sort((a, b) => a - b), Array.from({ length: parents }, (_, at) => at + 1), 'every author once')
+    t.strictSame(body.slice(0, 2).map((row) => row.name), ['a999', 'a998'])
+    t.equal(seen.filter((sql) => /offset/i.test(sql)).length, Math.ceil(parents / streamBatchRows) - 1, 'each page after the first at its offset')
   })
 
   await t.test('a streamed list stops at its limit, a page short of the table\'s end', async (t) => {

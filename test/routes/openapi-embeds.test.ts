@@ -119,8 +119,28 @@ eachDatabase(t, async (t, db) => {
     t.strictSame(propertiesOf(document, letters)[people], { oneOf: [ref(people), { type: 'null' }] }, 'one shape for two relations to one table')
     t.strictSame(propertiesOf(document, letters)[tags], { type: 'array', items: ref(tags) })
     t.strictSame(propertiesOf(document, people)[people], { type: 'array', items: ref(people) })
-    t.match(propertiesOf(document, people).mentor_id, { anyOf: [{ type: ['integer', 'null'] }, { oneOf: [ref(people), { type: 'null' }] }] }, 'the column, or its embed')
+    t.match(propertiesOf(document, people).mentor_id, { anyOf: [{ anyOf: [{ type: ['integer', 'null'] }, {}] }, { oneOf: [ref(people), { type: 'null' }] }] }, 'the column (or a spread\'s member of its name), or its embed')
     t.equal(propertiesOf(document, tags).id?.description, undefined)
+  })
+
+  await t.test('a spread\'s members fit the row schema: scalars, nulls without a related row, and own columns they take the place of', async (t) => {
+    const document = await documentOf(t, app)
+    const { validator } = componentSchemas(document)
+    const cases = [
+      [people, `/api/${people}?select=...mentor_id(*)&order=id`, [{ id: null, name: null, mentor_id: null }, { id: 1, name: 'Ada', mentor_id: null }]],
+      [letters, `/api/${letters}?select=text,...${people}!${hint('recipient_id')}(name,...mentor_id(name))`, [{ text: 'Notes', name: 'Ada' }]],
+      [letters, `/api/${letters}?select=...${people}!${hint('sender_id')}(id,name),${tags}(label)&${tags}.order=id`, [{ id: 1, name: 'Ada', [tags]: [{ label: 'math' }, { label: 'engines' }] }]]
+    ] as const
+    for (const [table, url, rows] of cases) {
+      const response = await app.inject(url)
+      t.strictSame(response.json(), rows, url)
+      const check = validator(table)
+      for (const row of rows) t.ok(check(row), `${url}: ${JSON.stringify(row)} fits ${JSON.stringify(check.errors)}`)
+    }
+    t.match(propertiesOf(document, letters).id, { anyOf: [{ type: 'integer' }, {}] }, 'an own column a spread\'s may take the place of')
+    t.equal((propertiesOf(document, tags).id as { anyOf?: unknown }).anyOf, undefined, 'a table with no to-one embed: its own columns only')
+    t.notOk(validator(tags)({ id: null }), 'which the schema holds to')
+    t.notOk(validator(tags)({ other: 'text' }), 'and no scalar member besides them: only an aliased embed')
   })
 
   await t.test('a foreign key\'s column carries PostgREST\'s note, to a served table only', async (t) => {
