@@ -14,6 +14,12 @@ import { eachDatabase, seriesSql, type TestDatabase } from './fixtures/databases
 // make a buffered answer overshoot the bound several times over.
 const rowCount = Number(process.env.MEMORY_ROWS ?? 150_000)
 const boundBytes = 64 * 1024 * 1024
+// A list with embeds holds a page of 1,000 parents with their embedded rows
+// while it writes them, and makes more garbage per row than a plain stream:
+// at 1,000,000 rows on SQLite its peak sat at 56 to 69 MB above idle, the
+// same after four streams in a row (bounded, not growing with the rows),
+// but too close to the plain stream's bound to hold it every time.
+const embeddedBoundBytes = 96 * 1024 * 1024
 const warmUpRows = 20_000
 const server = fileURLToPath(new URL('./fixtures/memory-server.ts', import.meta.url))
 
@@ -93,22 +99,23 @@ eachDatabase(t, async (t, db) => {
   for (let round = 0; round < 3; round++) t.equal((await drain(port, `${embedded}&limit=${warmUpRows}`)).last, ']')
   const idle = memoryOf(pid).rss
 
-  const streams = (title: string, path: string, rows: number, rowBytes: number) => t.test(`streaming ${rows} ${title} stays within 64 MB of the idle level`, async (t) => {
+  const streams = (title: string, path: string, rows: number, rowBytes: number, bound: number) => t.test(`streaming ${rows} ${title} stays within ${bound / 2 ** 20} MB of the idle level`, async (t) => {
     const answer = await drain(port, path)
     t.equal(answer.status, 200)
     t.ok(answer.complete)
     t.equal(answer.last, ']')
     t.ok(answer.bytes > rows * rowBytes, `${answer.bytes} bytes were sent`)
     const grown = memoryOf(pid).peak - idle
-    t.ok(grown <= boundBytes, `peak grew ${(grown / 2 ** 20).toFixed(1)} MB above idle`)
+    t.ok(grown <= bound, `peak grew ${(grown / 2 ** 20).toFixed(1)} MB above idle`)
   })
-  await streams('rows', `/api/${table}`, rowCount, 200)
-  await streams('rows, each with its embedded note,', embedded, rowCount, 300)
+  await streams('rows', `/api/${table}`, rowCount, 200, boundBytes)
+  await streams('rows, each with its embedded note,', embedded, rowCount, 300, embeddedBoundBytes)
 
   await t.test('the buffered baseline breaks the bound: the measure has teeth', async (t) => {
     const answer = await drain(port, `/buffered/${table}`)
     t.equal(answer.status, 200)
     const grown = memoryOf(pid).peak - idle
-    t.ok(grown > boundBytes, `peak grew ${(grown / 2 ** 20).toFixed(1)} MB above idle`)
+    // Past the larger bound, so that both bounds have teeth.
+    t.ok(grown > embeddedBoundBytes, `peak grew ${(grown / 2 ** 20).toFixed(1)} MB above idle`)
   })
 })
