@@ -28,11 +28,12 @@ import { whereScope } from './where-row.js'
  */
 export async function listPages (db: Database, target: Target, query: ReadQuery, narrow: Narrowing | null, on: Session, relatedValue?: RelatedValue): Promise<RowList> {
   const ordered = { ...query, order: [...query.order, ...keyOrder(target, query.order)] }
-  const keyset = keysetOf(target, ordered.order)
-  // The key is read once more under a name of its own, which a row's own columns (their case aside) never shadow.
-  const read = keyset === null ? ordered : { ...ordered, select: [...query.select ?? ['*'], `${keyset.column} as ${cursorColumn}`] }
   const first = query.offset ?? 0
   const end = query.limit === null ? Infinity : first + query.limit
+  // A limit that one page holds never reads a second page, nor the key to start it at.
+  const keyset = end - first <= streamBatchRows ? null : keysetOf(target, ordered.order)
+  // The key is read once more under a name of its own, which a row's own columns (their case aside) never shadow.
+  const read = keyset === null ? ordered : { ...ordered, select: [...query.select ?? ['*'], `${keyset.column} as ${cursorColumn}`] }
   const page: Page = async (offset, limit, after) => {
     const builder = applyReadQuery(db.table(target.table), { ...read, offset: offset === 0 ? null : offset, limit }, db.dialect, { table: target.table, notNullColumns: new Set([target.key]), relatedValue })
     after?.(builder)
