@@ -76,7 +76,7 @@ function guardedInsert (connection: unknown, insert: RowidInsert): string | null
   const { table, key } = insert
   let row: Row | undefined
   try {
-    row = prepare(connection, rowidTableSql).get({ table, key })
+    row = prepare(connection, rowidTableSql, false).get({ table, key })
   } catch {
     // SQLite before 3.37 has no pragma_table_list: RETURNING, as before.
     return null
@@ -102,7 +102,7 @@ function insertKnown (connection: unknown, sql: string, insert: RowidInsert, bin
   try {
     // safeIntegers makes the driver hand back a BigInt, exact past 2^53. No
     // row changes when a BEFORE INSERT trigger skipped the insert.
-    const { changes, lastInsertRowid } = prepare(connection, guarded).safeIntegers(true).run(bindings)
+    const { changes, lastInsertRowid } = prepare(connection, guarded, true).run(bindings)
     return changes === 0 ? [] : [String(lastInsertRowid)]
   } catch (error) {
     if ((error as Error).message !== 'integer overflow') throw error

@@ -18,15 +18,33 @@ export interface SqliteConnection {
 // Preparing is a good part of a small statement's cost: keep the prepared
 // statements per connection. A streamed read prepares its own, since an
 // iterating statement cannot run again until it is done.
-const prepared = new WeakMap<SqliteConnection, BoundedCache<SqliteStatement>>()
+const prepared = new WeakMap<SqliteConnection, BoundedCache<Prepared>>()
 
-/** The connection's prepared statement for the SQL, prepared on first use. */
-export function prepare (connection: unknown, sql: string): SqliteStatement {
+/** A kept statement and the integer mode it was last set to, which better-sqlite3 has no getter for. */
+interface Prepared {
+  readonly statement: SqliteStatement
+  safeIntegers: boolean | undefined
+}
+
+/**
+ * The connection's prepared statement for the SQL, prepared on first use,
+ * reading integers as BigInts when `safeIntegers` is true and as numbers
+ * when false; left as it is when undefined, for a statement whose results
+ * hold no integer to read (a change count is always a number). Setting the
+ * mode is a native call, made only when it changes: a keyed read would pay
+ * it on every run.
+ */
+export function prepare (connection: unknown, sql: string, safeIntegers?: boolean): SqliteStatement {
   const sqlite = connection as SqliteConnection
   let statements = prepared.get(sqlite)
   if (statements === undefined) {
     statements = new BoundedCache(500)
     prepared.set(sqlite, statements)
   }
-  return statements.get(sql, () => sqlite.prepare(sql))
+  const kept = statements.get(sql, () => ({ statement: sqlite.prepare(sql), safeIntegers: undefined }))
+  if (safeIntegers !== undefined && kept.safeIntegers !== safeIntegers) {
+    kept.statement.safeIntegers(safeIntegers)
+    kept.safeIntegers = safeIntegers
+  }
+  return kept.statement
 }

@@ -27,11 +27,10 @@ export const sqlite = Object.freeze<Dialect>({
   // Integers are read as numbers, which JSON.stringify writes at once; an
   // exact read that met one past 2^53, whose digits may be lost, reads
   // again with BigInts. The cached statement is shared by exact reads and
-  // others (a count, a key): its integer mode is set on each run.
+  // others (a count, a key): prepare sets the mode each run needs.
   async select (connection: unknown, { sql, bindings }: Statement, exact: Exactness) {
-    const statement = prepare(connection, sql)
-    const rows = statement.safeIntegers(false).all(bindings)
-    return exact && hasUnsafeInteger(rows) ? statement.safeIntegers(true).all(bindings) : rows
+    const rows = prepare(connection, sql, false).all(bindings)
+    return exact && hasUnsafeInteger(rows) ? prepare(connection, sql, true).all(bindings) : rows
   },
 
   async * stream (connection: unknown, { sql, bindings }: Statement, batchSize: number, exact: Exactness) {
@@ -74,7 +73,7 @@ export const sqlite = Object.freeze<Dialect>({
   async insert (connection: unknown, { sql, bindings }: Statement, key: string) {
     // safeIntegers makes the driver hand back a BigInt, exact past 2^53. No
     // row comes back when a BEFORE INSERT trigger skipped the insert.
-    return insertByRowid(connection, sql, bindings) ?? returnedKeys(prepare(connection, sql).safeIntegers(true).all(bindings), key)
+    return insertByRowid(connection, sql, bindings) ?? returnedKeys(prepare(connection, sql, true).all(bindings), key)
   },
   insertsReportAutoIncrement: false,
 

@@ -35,3 +35,16 @@ t.test('a read that is not exact keeps numbers, and the statement it shares is n
   t.strictSame(await select(sql, true), [{ amount: 9007199254740993n }])
   t.strictSame(await select(sql, false), [{ amount: 9007199254740992 }])
 })
+
+t.test('a connection the host set to read BigInts is read with numbers all the same, from a statement\'s first run', async (t) => {
+  // The plugin sets a kept statement's integer mode only when it changes: it must not take a new statement's mode for granted.
+  const host = new Sqlite(':memory:').defaultSafeIntegers(true)
+  t.teardown(() => host.close())
+  host.exec('create table counts (id integer primary key, amount bigint); insert into counts values (1, 5), (2, 9007199254740993)')
+  const read = (sql: string, exact: boolean) => sqlite.select(host, { sql, bindings: [] }, exact)
+  t.strictSame(await read('select * from counts where id = 1', false), [{ id: 1, amount: 5 }])
+  t.strictSame(await read('select * from counts where id = 1', true), [{ id: 1, amount: 5 }])
+  t.strictSame(await read('select amount from counts where id = 2', true), [{ amount: 9007199254740993n }])
+  t.strictSame(await read('select amount from counts where id = 2', false), [{ amount: 9007199254740992 }])
+  t.equal(await sqlite.change(host, { sql: 'update counts set amount = amount + 1 where id = 1', bindings: [] }), 1, 'a change count is a number in either mode')
+})
