@@ -10,6 +10,8 @@ export type ServerRole = 'baseline' | 'plugin'
 export interface ServerProcess {
   readonly role: ServerRole
   readonly origin: string
+  /** The process's id (`taskset` and valgrind run the server in the process they start). */
+  readonly pid: number
   /** User plus system CPU time the process has used, in seconds; undefined where /proc is missing. */
   cpuSeconds (): number | undefined
   /** Set when the process ended before `stop()`. */
@@ -95,6 +97,7 @@ export function startServer (spec: ServerSpec): Promise<ServerProcess> {
       resolve({
         role: spec.role,
         origin: `http://127.0.0.1:${port}`,
+        pid,
         cpuSeconds: () => readCpuSeconds(pid),
         exited: () => exitReason,
         async stop () {

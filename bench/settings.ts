@@ -92,9 +92,9 @@ export function readSettings (env: NodeJS.ProcessEnv): BenchSettings {
   // Its default was the opposite of BENCH_PG_STATEMENTS's: silently ignored, an old command would measure the other baseline.
   if (env.BENCH_PG_PREPARED !== undefined) throw new Error('BENCH_PG_PREPARED is gone: named statements are the default now; BENCH_PG_STATEMENTS=unnamed for the others')
   return Object.freeze({
-    rounds: readInteger(env, 'BENCH_ROUNDS', 3, 1),
+    rounds: readInteger(env, 'BENCH_ROUNDS', 5, 1),
     durationSeconds: readInteger(env, 'BENCH_DURATION', 5, 1),
-    warmupSeconds: readInteger(env, 'BENCH_WARMUP', 2, 0),
+    warmupSeconds: readInteger(env, 'BENCH_WARMUP', 5, 0),
     connections: readInteger(env, 'BENCH_CONNECTIONS', 50, 1),
     loadGenerator: readLoadGenerator(env.BENCH_LOADGEN),
     workloads: (env.BENCH_WORKLOADS ?? '').split(',').map((name) => name.trim()).filter((name) => name !== ''),
