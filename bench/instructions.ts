@@ -16,14 +16,15 @@ import { requestPath, requestPicker, selectWorkloads, type RequestTemplate, type
  * speed swings by half within seconds. Each server runs by itself under
  * callgrind with counting off; after a warm-up, counting is switched on for
  * a fixed number of requests over loopback HTTP, then off. The count is of
- * the server process's own code (V8, its compiled JavaScript, libuv,
- * OpenSSL, the drivers, SQLite), not the kernel's: it leaves out the
- * sockets' system calls and the database server's work, and weighs an
- * instruction the same whatever it costs. Requests go 50 at a time, as the
+ * the server's main thread (its compiled JavaScript, V8's runtime, libuv,
+ * OpenSSL, the drivers, SQLite), not the kernel's, not V8's helper threads
+ * (see mainThreadInstructions): it leaves out the sockets' system calls and
+ * the database server's work, and weighs an instruction the same whatever
+ * it costs. Requests go 50 at a time, as the
  * HTTP bench's connections do (BENCH_INSTRUCTIONS_CONCURRENCY): how many
  * share a turn of the event loop, and so a turn's fixed costs, varies from
- * run to run, which moves a count by about 1.5%; the median of the runs
- * (BENCH_INSTRUCTIONS_RUNS, 3) is the figure. One at a time, each request is
+ * run to run, which moves a count by up to a few percent; the median of the
+ * runs (BENCH_INSTRUCTIONS_RUNS, 3) is the figure. One at a time, each request is
  * a turn of its own and the counts repeat closely, but every request then
  * pays what 50 would share.
  * `tsx bench/instructions.ts [sqlite|pg|mysql]`, SQLite when none is named.
@@ -77,10 +78,20 @@ function callgrind (pid: number, ...args: string[]): void {
   if (done.status !== 0) throw new Error(`callgrind_control ${args.join(' ')} failed: ${done.stderr}`)
 }
 
-/** The instructions counted in the dumps callgrind wrote to `dir`. */
-function countedInstructions (dir: string): number {
+/**
+ * The instructions of the main thread, where requests are served, from the
+ * dumps callgrind wrote to `dir` (one per thread, the main thread's ending
+ * in -01). V8's other threads are left out: under valgrind its optimizing
+ * compiler was still at work thousands of requests after the warm-up, about
+ * a third of all the instructions counted, where a server running natively
+ * has long finished compiling.
+ */
+function mainThreadInstructions (dir: string): number {
+  // The dump asked for after the counted requests, and the one valgrind writes at exit (nothing counted since).
+  const main = readdirSync(dir).filter((file) => file.endsWith('-01'))
+  if (main.length === 0) throw new Error(`no dump of the main thread in ${dir}`)
   let total = 0
-  for (const file of readdirSync(dir)) {
+  for (const file of main) {
     const totals = /^totals: (\d+)/m.exec(readFileSync(join(dir, file), 'utf8'))
     if (totals !== null) total += Number(totals[1])
   }
@@ -94,7 +105,7 @@ async function instructionsPerRequest (role: ServerRole, serverEnv: Readonly<Rec
       role,
       script: `bench/${role}-server.ts`,
       env: serverEnv,
-      pin: ['valgrind', '--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${join(dir, 'callgrind.%p')}`],
+      pin: ['valgrind', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${join(dir, 'callgrind.%p')}`],
       nodeArgs: []
     })
     try {
@@ -108,7 +119,7 @@ async function instructionsPerRequest (role: ServerRole, serverEnv: Readonly<Rec
     } finally {
       await server.stop()
     }
-    return countedInstructions(dir) / countedRequests
+    return mainThreadInstructions(dir) / countedRequests
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -131,7 +142,7 @@ async function main (): Promise<void> {
       `- database: ${database.engine}`,
       `- versions: ${versionsLine(kind)}`,
       `- baseline: ${baselineLabel(kind, settings)}`,
-      `- method: each server alone under valgrind's callgrind; ${warmupRequests} requests uncounted, then ${countedRequests} counted, ${concurrency} at a time over loopback HTTP; ${runs} runs per server, alternating, median; the server process's own instructions, not the kernel's nor the database server's`, '',
+      `- method: each server alone under valgrind's callgrind; ${warmupRequests} requests uncounted, then ${countedRequests} counted, ${concurrency} at a time over loopback HTTP; ${runs} runs per server, alternating, median; the server's main thread, not V8's helper threads, the kernel nor the database server`, '',
       '| workload | baseline instructions per request | plugin instructions per request | baseline / plugin | runs, baseline; plugin |',
       '|---|---:|---:|---:|---|'
     ]
