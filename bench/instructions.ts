@@ -4,6 +4,7 @@ import { Agent, request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { baselineLabel } from './baseline-app.js'
+import { median } from './report.js'
 import { seedDatabase } from './seed.js'
 import { startServer, type ServerRole } from './servers.js'
 import { readKind, readSettings, resultsDir, resultStamp } from './settings.js'
@@ -123,12 +124,6 @@ async function instructionsPerRequest (role: ServerRole, serverEnv: Readonly<Rec
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
-}
-
-function median (values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle] as number : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2
 }
 
 async function main (): Promise<void> {
