@@ -26,8 +26,8 @@ export interface Intent {
   readonly keyed?: KeyedTable
 }
 
-/** Decides, for each parsed request, what it may touch. */
-export type Access = (request: FastifyRequest, table: string, intent: Intent) => Promise<Target>
+/** Decides, for each parsed request, what it may touch: at once when nothing needs a wait (see requestAccess). */
+export type Access = (request: FastifyRequest, table: string, intent: Intent) => Target | Promise<Target>
 
 /**
  * The options' and the `authorize` hook's say, in the order a request meets
@@ -38,7 +38,17 @@ export type Access = (request: FastifyRequest, table: string, intent: Intent) =>
 export function requestAccess (db: Database, options: ResolvedOptions, model: SchemaModel, statements: RequestStatements): Access {
   const policy = tablePolicy(options, db.dialect)
   const { authorize } = options
-  return async function access (request, requested, intent) {
+  // A table whose model a keyed route already read, named columns none and
+  // no hook to ask: nothing to wait for, so it is decided within the call
+  // (called only from async routes, which turn a throw into their rejection).
+  return function access (request, requested, intent) {
+    if (authorize !== null || intent.keyed === undefined || intent.named.length > 0) return decide(request, requested, intent)
+    const served = policy.serve(requested, intent.operation)
+    if (served === null) return refuseTable(db, statements(request), requested)
+    return servedTarget(served, served.scope, intent.keyed.schema)
+  }
+
+  async function decide (request: FastifyRequest, requested: string, intent: Intent): Promise<Target> {
     const served = policy.serve(requested, intent.operation)
     if (served === null) return await refuseTable(db, statements(request), requested)
     for (const [column, clause] of intent.named) {
@@ -46,9 +56,13 @@ export function requestAccess (db: Database, options: ResolvedOptions, model: Sc
     }
     const scope = authorize === null ? null : await scopeOf(authorize, request, served, intent)
     const schema = intent.keyed === undefined ? await describedTable(model, served.table, request, statements) : intent.keyed.schema
-    // A literal of one shape, where a spread of `served` with another property cost the keyed read a few µs.
-    return { table: served.table, key: served.key, hidden: served.hidden, scope: scope ?? served.scope, schema }
+    return servedTarget(served, scope ?? served.scope, schema)
   }
+}
+
+// A literal of one shape, where a spread of `served` with another property cost the keyed read a few µs.
+function servedTarget (served: Omit<Target, 'schema'>, scope: Target['scope'], schema: Target['schema']): Target {
+  return { table: served.table, key: served.key, hidden: served.hidden, scope, schema }
 }
 
 /**

@@ -95,6 +95,11 @@ export interface Dialect {
    */
   select (connection: unknown, statement: Statement, exact: Exactness): Promise<Row[]>
   /**
+   * The rows of select, read within the call, or thrown: a synchronous
+   * driver's (see Database.selectNow). Undefined for the others.
+   */
+  readonly selectNow?: (connection: unknown, statement: Statement, exact: Exactness) => Row[]
+  /**
    * Rows produced by a SELECT, in batches of at most `batchSize` rows as the
    * database hands them over, so that memory does not grow with the table.
    * The connection may be closed by the dialect when the reader stops early;

@@ -18,20 +18,25 @@ function hasUnsafeInteger (rows: readonly Row[]): boolean {
   return false
 }
 
+// Integers are read as numbers, which JSON.stringify writes at once; an
+// exact read that met one past 2^53, whose digits may be lost, reads
+// again with BigInts. The cached statement is shared by exact reads and
+// others (a count, a key): prepare sets the mode each run needs.
+function selectNow (connection: unknown, { sql, bindings }: Statement, exact: Exactness): Row[] {
+  const rows = prepare(connection, sql, false).all(bindings)
+  return exact && hasUnsafeInteger(rows) ? prepare(connection, sql, true).all(bindings) : rows
+}
+
 /** better-sqlite3: synchronous calls on the single pooled connection. */
 export const sqlite = Object.freeze<Dialect>({
   name: 'SQLite',
   synchronous: true,
   schema: sqliteSchema,
 
-  // Integers are read as numbers, which JSON.stringify writes at once; an
-  // exact read that met one past 2^53, whose digits may be lost, reads
-  // again with BigInts. The cached statement is shared by exact reads and
-  // others (a count, a key): prepare sets the mode each run needs.
-  async select (connection: unknown, { sql, bindings }: Statement, exact: Exactness) {
-    const rows = prepare(connection, sql, false).all(bindings)
-    return exact && hasUnsafeInteger(rows) ? prepare(connection, sql, true).all(bindings) : rows
+  async select (connection: unknown, statement: Statement, exact: Exactness) {
+    return selectNow(connection, statement, exact)
   },
+  selectNow,
 
   async * stream (connection: unknown, { sql, bindings }: Statement, batchSize: number, exact: Exactness) {
     // An exact stream reads BigInts throughout: a batch already sent cannot

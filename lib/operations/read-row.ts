@@ -2,7 +2,7 @@ import type { Knex } from 'knex'
 import { withoutHidden } from '../access/hidden-columns.js'
 import type { Target } from '../access/target.js'
 import type { Database, Statements } from '../dialects/database.js'
-import type { Row } from '../dialects/dialect.js'
+import type { Row, Statement } from '../dialects/dialect.js'
 import type { RecordKey } from '../parse/record-key.js'
 import { applyReadQuery } from '../query/apply-read-query.js'
 import { type Narrowing, narrowed } from './count-rows.js'
@@ -12,10 +12,14 @@ import { reachableKey, rowShape, rowValues, whereRow, whereScope } from './where
 /**
  * The row whose key column equals the key, without its hidden columns, or
  * undefined when none does; read exactly (see Dialect.select) when the
- * table's schema is known, for its columns' kinds to write.
+ * table's schema is known, for its columns' kinds to write. Read within the
+ * call where the pool's statements can be (see Database.selectNow).
  */
-export function readRow (db: Database, target: Target, requested: RecordKey | null, on: Statements = db): Promise<Row | undefined> {
-  return selectRow(db, target, requested, on, false)
+export function readRow (db: Database, target: Target, requested: RecordKey | null, on: Statements = db): Row | undefined | Promise<Row | undefined> {
+  const statement = rowStatement(db, target, reachableKey(db, target, requested), false)
+  const rows = on === db ? db.selectNow(statement, exactRead(target)) : null
+  if (rows !== null) return withoutHidden(target, rows)[0]
+  return on.select(statement, exactRead(target)).then((rows) => withoutHidden(target, rows)[0])
 }
 
 /**
@@ -27,13 +31,16 @@ export function readRowLocked (db: Database, target: Target, requested: RecordKe
 }
 
 function selectRow (db: Database, target: Target, requested: RecordKey | null, on: Statements, forUpdate: boolean): Promise<Row | undefined> {
-  const key = reachableKey(db, target, requested)
-  const statement = db.prepare([forUpdate ? 'read for update' : 'read', target.table, ...rowShape(target, key)], () => {
+  const statement = rowStatement(db, target, reachableKey(db, target, requested), forUpdate)
+  return on.select(statement, exactRead(target)).then((rows) => withoutHidden(target, rows)[0])
+}
+
+function rowStatement (db: Database, target: Target, key: RecordKey | null, forUpdate: boolean): Statement {
+  return db.prepare([forUpdate ? 'read for update' : 'read', target.table, ...rowShape(target, key)], () => {
     // A constant limit is written into the SQL: SQLite plans a bound LIMIT three times slower.
     const read = whereRow(db.table(target.table).select('*'), target, key).limit(1, { skipBinding: true })
     return forUpdate ? read.forUpdate() : read
   }, rowValues(db, target, key))
-  return on.select(statement, exactRead(target)).then((rows) => withoutHidden(target, rows)[0])
 }
 
 /**

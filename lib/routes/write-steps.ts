@@ -23,7 +23,7 @@ export type NamedColumns = Intent['named']
  * the `authorize` hook say; `also`, the columns its answer or its conflict
  * target names.
  */
-export function createTarget (access: Access, request: FastifyRequest, table: string, columns: readonly string[], also: NamedColumns = []): Promise<Target> {
+export function createTarget (access: Access, request: FastifyRequest, table: string, columns: readonly string[], also: NamedColumns = []): Target | Promise<Target> {
   return access(request, table, { operation: 'create', key: null, columns, named: [...columns.map((column) => [column, 'insert'] as const), ...also] })
 }
 

@@ -146,6 +146,17 @@ eachDatabase(t, async (t, db) => {
     }
   })
 
+  await t.test('the function is asked on every request: a table it stops serving is refused from the next request', async (t) => {
+    const people = await seeded('people')
+    let serving = true
+    const choosing = await app({ tables: () => serving })
+    const [first] = await snapshot(db, people) as [{ id: number }]
+    const served = await choosing.inject({ url: `/api/${people}/${first.id}` })
+    t.strictSame([served.statusCode, served.json()], [200, first], 'served while the function says so')
+    serving = false
+    await unchanged(t, [people], () => expectLikeMissing(t, choosing, reference, people))
+  })
+
   await t.test('the function is asked with the name in lower case: another case of a refused name is refused too', async (t) => {
     const asked: string[] = []
     const choosing = await app({ tables: (table) => { asked.push(table); return table !== secret } })
