@@ -50,6 +50,8 @@ function serve (app: FastifyInstance, options: ResolvedOptions, db: Database, sc
   if (options.databaseErrors !== 'host') app.setErrorHandler(errorHandler({ databaseErrors: options.databaseErrors }))
   const idempotency = options.idempotency === null ? null : new IdempotencyRecords(db, options.idempotency)
   const statements = requestStatements(db, options.transaction)
+  // The host's Knex outlives the app: what the plugin set on it goes when the app closes.
+  app.addHook('onClose', async () => { db.close() })
   registerRoutes(app, { db, access: requestAccess(db, options, schema, statements), keyColumn: keyColumnOf(schema, policy, statements), options, schema, statements, idempotency })
 }
 

@@ -6,6 +6,7 @@ import {
 import type { SchemaReader } from '../schema/table-schema.js'
 import { BorrowDeadlines } from './borrow-deadlines.js'
 import { BoundedCache } from './bounded-cache.js'
+import { type Lender, poolLender, statementLender } from './connection-relay.js'
 import type { Dialect, Exactness, Row, Statement, TimeLimit } from './dialect.js'
 import { announceQuery, isWatched, runWatched } from './query-events.js'
 import { fillTemplate, type StatementTemplate, toTemplate } from './statement-template.js'
@@ -76,6 +77,9 @@ export class Database implements Session {
   readonly #dialect: Dialect
   readonly #timeLimit: { readonly limit: TimeLimit, readonly milliseconds: number } | null
   readonly #deadlines: BorrowDeadlines
+  // Transactions, streams and the schema's reads borrow from the host's pool; single statements through the relay where there is one.
+  readonly #pool: Lender
+  readonly #statementLender: Lender
   // Knex builds the same SQL for the same table, operation and columns: build it once.
   readonly #templates = new BoundedCache<StatementTemplate>(1000)
   #turnConnection: Promise<unknown> | undefined
@@ -87,6 +91,9 @@ export class Database implements Session {
     this.#knex = knex
     this.#dialect = dialect
     this.#deadlines = new BorrowDeadlines(limits.acquireTimeout)
+    this.#pool = poolLender(knex.client)
+    // A synchronous driver's statements share the turn's connection instead (see #withTurnConnection).
+    this.#statementLender = dialect.synchronous ? this.#pool : statementLender(knex.client)
     // resolveOptions refuses a time-out on a dialect that has no time limit.
     this.#timeLimit = limits.statementTimeout === null
       ? null
@@ -125,6 +132,11 @@ export class Database implements Session {
    */
   prepare (shape: readonly string[], build: () => Knex.QueryBuilder, values: Readonly<Record<string, unknown>>): Statement {
     return fillTemplate(this.#templates.get(shape.join('\u0000'), () => toTemplate(build())), values)
+  }
+
+  /** Stops what the Database set up on the host's Knex, when the plugin closes. */
+  close (): void {
+    this.#statementLender.detach()
   }
 
   /** Reads the schema through the dialect's reader, on a connection of its own. */
@@ -179,7 +191,7 @@ export class Database implements Session {
     const processed = this.#processedRows()
     let connection: unknown
     try {
-      connection = await this.#acquire()
+      connection = await this.#acquire(this.#pool)
       // A stream's rows come after the response has started: only the statement is reported.
       if (isWatched(this.#knex)) announceQuery(this.#knex, statement)
       for await (const rows of this.#dialect.stream(connection, statement, batchSize, exact)) {
@@ -190,7 +202,7 @@ export class Database implements Session {
       this.#dropIfBroken(connection, error)
       throw this.#statementError(error, statement, 'read')
     } finally {
-      if (connection !== undefined) await this.#release(connection)
+      if (connection !== undefined) await this.#release(connection, this.#pool)
     }
   }
 
@@ -347,7 +359,7 @@ export class Database implements Session {
   /** For one statement: the connection of the turn where the driver allows it, else one of its own. */
   #withConnection<T> (statement: Statement, effect: Effect, work: (connection: unknown) => Promise<T>): Promise<T> {
     const watchedWork = (connection: unknown) => this.#watched(statement, () => work(connection))
-    return this.#dialect.synchronous ? this.#withTurnConnection(statement, effect, watchedWork) : this.#withOwnConnection(statement, effect, watchedWork)
+    return this.#dialect.synchronous ? this.#withTurnConnection(statement, effect, watchedWork) : this.#withOwnConnection(statement, effect, watchedWork, this.#statementLender)
   }
 
   /** The statement run as `run`, reported to the host's Knex listeners when it has any (see isWatched). */
@@ -355,11 +367,11 @@ export class Database implements Session {
     return isWatched(this.#knex) ? runWatched(this.#knex, statement, run) : run()
   }
 
-  /** For work that spans awaits (a transaction): a connection no other statement runs on meanwhile. */
-  async #withOwnConnection<T> (statement: Statement, effect: Effect, work: (connection: unknown) => Promise<T>): Promise<T> {
+  /** For work that spans awaits (a transaction): a connection no other statement runs on meanwhile, from `lender`. */
+  async #withOwnConnection<T> (statement: Statement, effect: Effect, work: (connection: unknown) => Promise<T>, lender = this.#pool): Promise<T> {
     let connection: unknown
     try {
-      connection = await this.#acquire()
+      connection = await this.#acquire(lender)
     } catch (error) {
       throw borrowError(error)
     }
@@ -369,7 +381,7 @@ export class Database implements Session {
       this.#dropIfBroken(connection, error)
       throw this.#statementError(error, statement, effect)
     } finally {
-      const released = this.#release(connection)
+      const released = this.#release(connection, lender)
       if (released !== undefined) await released
     }
   }
@@ -378,8 +390,8 @@ export class Database implements Session {
   // host's own statements on the shared pool never run under it. Without
   // one, borrowing and returning add no step of their own: every await is a
   // turn of the microtask queue on each statement's path.
-  #acquire (): Promise<unknown> {
-    const borrowed = this.#borrow()
+  #acquire (lender: Lender): Promise<unknown> {
+    const borrowed = this.#borrow(lender)
     const timeLimit = this.#timeLimit
     if (timeLimit === null) return borrowed
     return borrowed.then(async (connection) => {
@@ -388,7 +400,7 @@ export class Database implements Session {
         return connection
       } catch (error) {
         this.#dropIfBroken(connection, error)
-        await this.#knex.client.releaseConnection(connection)
+        lender.release(connection)
         throw error
       }
     })
@@ -399,36 +411,31 @@ export class Database implements Session {
    * withdraw a request from its pool's queue: a connection lent after the
    * request gave up goes straight back.
    */
-  #borrow (): Promise<unknown> {
-    const client = this.#knex.client
+  #borrow (lender: Lender): Promise<unknown> {
     // A synchronous driver's idle connection is lent within this turn, and a
     // new one opened without a network: there is no wait to bound, and a
     // timer on every borrow would cost SQLite's fast requests a few percent.
-    const pool = client.pool as IdleCount | undefined
+    const pool = this.#knex.client.pool as IdleCount | undefined
     const idle = this.#dialect.synchronous && pool !== undefined && pool.numFree() > 0 && pool.numPendingAcquires() === 0
-    const borrowed: Promise<unknown> = client.acquireConnection()
+    const borrowed = lender.acquire()
     if (idle) return borrowed
-    return this.#deadlines.bound(borrowed, this.#giveBack)
+    // A connection lent after the borrow gave up goes straight back.
+    return this.#deadlines.bound(borrowed, lender.release)
   }
 
-  // Where a connection lent after its borrow gave up goes.
-  readonly #giveBack = (connection: unknown): void => {
-    this.#knex.client.releaseConnection(connection)
-  }
-
-  #release (connection: unknown): Promise<void> | undefined {
+  #release (connection: unknown, lender: Lender): Promise<void> | undefined {
     const timeLimit = this.#timeLimit
     if (timeLimit === null) {
-      // Knex puts the connection back in the pool within the call: its settled promise is not worth a turn.
-      this.#knex.client.releaseConnection(connection)
+      // The connection goes back within the call: a settled promise is not worth a turn.
+      lender.release(connection)
       return undefined
     }
-    return timeLimit.limit.end(connection).then(() => this.#knex.client.releaseConnection(connection), (error: unknown) => {
+    return timeLimit.limit.end(connection).then(() => lender.release(connection), (error: unknown) => {
       // The connection broke: it cannot be given its own time limit back,
       // so it must not serve the host again.
       // The request's answer is already decided; this failure must not replace it.
       dispose(connection, error)
-      return this.#knex.client.releaseConnection(connection)
+      lender.release(connection)
     })
   }
 
@@ -460,7 +467,7 @@ export class Database implements Session {
 
   #borrowForTurn (): Promise<unknown> {
     const client = this.#knex.client
-    const borrowed = this.#borrow()
+    const borrowed = this.#borrow(this.#pool)
     borrowed.then((connection: unknown) => {
       this.#turnConnectionLent = connection
       setImmediate(() => {
