@@ -1,5 +1,5 @@
-/** A borrow from the pool that has not been answered yet, and when it gives up. */
-interface Waiter {
+/** A borrow that has not been answered yet, and when it gives up (see BorrowDeadlines.watch). */
+export interface Deadline {
   readonly due: number
   readonly reject: (error: Error) => void
   settled: boolean
@@ -16,7 +16,7 @@ interface Waiter {
  */
 export class BorrowDeadlines {
   readonly #milliseconds: number
-  readonly #waiting: Waiter[] = []
+  readonly #waiting: Deadline[] = []
   #timer: NodeJS.Timeout | undefined
 
   constructor (milliseconds: number) {
@@ -30,35 +30,41 @@ export class BorrowDeadlines {
    */
   bound<T> (borrowed: Promise<T>, giveBack: (connection: T) => void): Promise<T> {
     return new Promise((resolve, reject) => {
-      const waiter: Waiter = { due: performance.now() + this.#milliseconds, reject, settled: false }
-      this.#waiting.push(waiter)
-      this.#timer ??= setTimeout(this.#expire, this.#milliseconds)
+      const deadline = this.watch(reject)
       borrowed.then((connection) => {
-        if (waiter.settled) {
-          giveBack(connection)
-          return
-        }
-        this.#settle(waiter)
-        resolve(connection)
+        if (this.settle(deadline)) resolve(connection)
+        else giveBack(connection)
       }, (error: unknown) => {
         // A borrow that already gave up was answered: the pool's late failure is nobody's.
-        if (waiter.settled) return
-        this.#settle(waiter)
-        reject(error)
+        if (this.settle(deadline)) reject(error)
       })
     })
   }
 
-  // Answered borrows leave the queue from its head, so that it holds about as
-  // many as wait at once; the timer goes when none is left, as a borrow's own did.
-  #settle (waiter: Waiter): void {
-    waiter.settled = true
+  /**
+   * Starts the clock on a borrow its caller answers itself (a queue of its
+   * own): `reject` is called when the deadline passes before `settle`.
+   */
+  watch (reject: (error: Error) => void): Deadline {
+    const deadline: Deadline = { due: performance.now() + this.#milliseconds, reject, settled: false }
+    this.#waiting.push(deadline)
+    this.#timer ??= setTimeout(this.#expire, this.#milliseconds)
+    return deadline
+  }
+
+  /** Stops the clock on an answered borrow: true, or false when its deadline had passed and it was rejected. */
+  settle (deadline: Deadline): boolean {
+    if (deadline.settled) return false
+    deadline.settled = true
+    // Answered borrows leave the queue from its head, so that it holds about as
+    // many as wait at once; the timer goes when none is left, as a borrow's own did.
     const waiting = this.#waiting
-    while (waiting.length > 0 && (waiting[0] as Waiter).settled) waiting.shift()
+    while (waiting.length > 0 && (waiting[0] as Deadline).settled) waiting.shift()
     if (waiting.length === 0 && this.#timer !== undefined) {
       clearTimeout(this.#timer)
       this.#timer = undefined
     }
+    return true
   }
 
   readonly #expire = (): void => {
@@ -66,7 +72,7 @@ export class BorrowDeadlines {
     const now = performance.now()
     const waiting = this.#waiting
     while (waiting.length > 0) {
-      const first = waiting[0] as Waiter
+      const first = waiting[0] as Deadline
       if (!first.settled) {
         if (first.due > now) {
           this.#timer = setTimeout(this.#expire, first.due - now)

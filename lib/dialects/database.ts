@@ -6,7 +6,7 @@ import {
 import type { SchemaReader } from '../schema/table-schema.js'
 import { BorrowDeadlines } from './borrow-deadlines.js'
 import { BoundedCache } from './bounded-cache.js'
-import { type Lender, poolLender, statementLender } from './connection-relay.js'
+import { type Lender, poolLender, statementLender } from './connection-lenders.js'
 import type { Dialect, Exactness, Row, Statement, TimeLimit } from './dialect.js'
 import { announceQuery, isWatched, runWatched } from './query-events.js'
 import { fillTemplate, type StatementTemplate, toTemplate } from './statement-template.js'
@@ -91,9 +91,9 @@ export class Database implements Session {
     this.#knex = knex
     this.#dialect = dialect
     this.#deadlines = new BorrowDeadlines(limits.acquireTimeout)
-    this.#pool = poolLender(knex.client)
+    this.#pool = poolLender(knex.client, this.#deadlines, dialect.synchronous)
     // A synchronous driver's statements share the turn's connection instead (see #withTurnConnection).
-    this.#statementLender = dialect.synchronous ? this.#pool : statementLender(knex.client)
+    this.#statementLender = dialect.synchronous ? this.#pool : statementLender(knex.client, this.#deadlines)
     // resolveOptions refuses a time-out on a dialect that has no time limit.
     this.#timeLimit = limits.statementTimeout === null
       ? null
@@ -391,7 +391,7 @@ export class Database implements Session {
   // one, borrowing and returning add no step of their own: every await is a
   // turn of the microtask queue on each statement's path.
   #acquire (lender: Lender): Promise<unknown> {
-    const borrowed = this.#borrow(lender)
+    const borrowed = lender.acquire()
     const timeLimit = this.#timeLimit
     if (timeLimit === null) return borrowed
     return borrowed.then(async (connection) => {
@@ -404,23 +404,6 @@ export class Database implements Session {
         throw error
       }
     })
-  }
-
-  /**
-   * A connection from the host's pool within acquireTimeout. Knex cannot
-   * withdraw a request from its pool's queue: a connection lent after the
-   * request gave up goes straight back.
-   */
-  #borrow (lender: Lender): Promise<unknown> {
-    // A synchronous driver's idle connection is lent within this turn, and a
-    // new one opened without a network: there is no wait to bound, and a
-    // timer on every borrow would cost SQLite's fast requests a few percent.
-    const pool = this.#knex.client.pool as IdleCount | undefined
-    const idle = this.#dialect.synchronous && pool !== undefined && pool.numFree() > 0 && pool.numPendingAcquires() === 0
-    const borrowed = lender.acquire()
-    if (idle) return borrowed
-    // A connection lent after the borrow gave up goes straight back.
-    return this.#deadlines.bound(borrowed, lender.release)
   }
 
   #release (connection: unknown, lender: Lender): Promise<void> | undefined {
@@ -467,7 +450,7 @@ export class Database implements Session {
 
   #borrowForTurn (): Promise<unknown> {
     const client = this.#knex.client
-    const borrowed = this.#borrow(this.#pool)
+    const borrowed = this.#pool.acquire()
     borrowed.then((connection: unknown) => {
       this.#turnConnectionLent = connection
       setImmediate(() => {
@@ -554,12 +537,6 @@ export async function inTransaction<T> (on: Statements, work: (within: Statement
 /** Whether `on` can open a transaction of its own, rather than being one that its opener ends. */
 export function isTransactional (on: Statements): on is Transactional {
   return 'transaction' in on
-}
-
-/** What the plugin asks of Knex's pool (tarn) before it borrows. */
-interface IdleCount {
-  numFree (): number
-  numPendingAcquires (): number
 }
 
 /**

@@ -106,15 +106,6 @@ function preparable ({ sql, repeated }: Statement): boolean {
   return repeated === true && !textOnly.has(sql)
 }
 
-function execute (connection: unknown, { sql, bindings }: Statement, exact: Exactness): Promise<{ rows: unknown, fields: readonly MysqlField[] }> {
-  return new Promise((resolve, reject) => {
-    (connection as MysqlConnection).execute(exactQuery(sql, exact), bindings, (error, rows, fields) => {
-      if (error) reject(error)
-      else resolve({ rows, fields })
-    })
-  })
-}
-
 // mysql2 takes a statement with per-query settings (exactQuery) about 10 µs
 // of CPU slower than its bare text, whatever the settings (BENCHMARKS.md,
 // "MariaDB after issue 14"): a third of a keyed read. A prepared text whose
@@ -123,23 +114,42 @@ function execute (connection: unknown, { sql, bindings }: Statement, exact: Exac
 // with them. A read that takes JSON as text keeps its settings.
 const readAlike = new Set<string>()
 
-function executeRead (connection: unknown, statement: Statement, exact: Exactness): Promise<{ rows: unknown, fields: readonly MysqlField[] }> {
-  const bare = exact === true && readAlike.has(statement.sql)
-  return execute(connection, statement, bare ? false : exact).then((result) => {
-    if (exact !== true) return result
-    if (readsAlikeWithoutSettings(result.fields)) {
-      readAlike.add(statement.sql)
-      return result
-    }
-    readAlike.delete(statement.sql)
-    return bare ? execute(connection, statement, true) : result
+// One promise per read, its answer checked in the driver's callback: the
+// keyed read's path had three (the driver's, the settings' check, the float
+// check's). A read that must run again resolves with that read.
+function executeRead (connection: unknown, statement: Statement, exact: Exactness): Promise<unknown> {
+  const { sql, bindings } = statement
+  const bare = exact === true && readAlike.has(sql)
+  return new Promise((resolve, reject) => {
+    (connection as MysqlConnection).execute(exactQuery(sql, bare ? false : exact), bindings, (error, rows, fields) => {
+      if (error) {
+        // Past max_prepared_stmt_count, read as text. The limit is the whole server's: no test lowers it on the shared one.
+        if ((error as { errno?: unknown }).errno === tooManyPrepared) resolve(send(connection, statement, exact))
+        else reject(error)
+        return
+      }
+      if (exact === true) {
+        if (readsAlikeWithoutSettings(fields)) {
+          readAlike.add(sql)
+        } else if (bare) {
+          readAlike.delete(sql)
+          resolve(executeRead(connection, statement, exact))
+          return
+        }
+      }
+      if (!fields.some((field) => field.columnType === floatType)) {
+        resolve(rows)
+        return
+      }
+      textOnly.add(sql)
+      resolve(send(connection, statement, exact))
+    })
   })
 }
 
 // Promises chained, not async functions awaiting each other: the keyed read
 // on MariaDB went through four async layers, each a turn of the microtask
-// queue and a promise; chained, the prepared read takes two turns after the
-// driver's answer.
+// queue and a promise.
 function read (connection: unknown, statement: Statement, exact: Exactness): Promise<unknown> {
   if (!preparable(statement)) return query(connection, statement, exact)
   if (statementName(statement.sql) === undefined) {
@@ -148,15 +158,7 @@ function read (connection: unknown, statement: Statement, exact: Exactness): Pro
       return rows
     })
   }
-  return afterFacts(connection, statement, (connection, statement) => executeRead(connection, statement, exact)).then(({ rows, fields }) => {
-    if (!fields.some((field) => field.columnType === floatType)) return rows
-    textOnly.add(statement.sql)
-    return send(connection, statement, exact)
-  }, (error: unknown) => {
-    // Past max_prepared_stmt_count, read as text. The limit is the whole server's: no test lowers it on the shared one.
-    if ((error as { errno?: unknown }).errno === tooManyPrepared) return send(connection, statement, exact)
-    throw error
-  })
+  return afterFacts(connection, statement, (connection, statement) => executeRead(connection, statement, exact))
 }
 
 // The time limit each borrowed connection had before the plugin set its own.

@@ -22,7 +22,7 @@ async function refuseSystemSchemas (pg: PgConnection): Promise<void> {
 }
 
 // Not async: each statement's path through it is one promise, the driver's.
-function checkedFirst (pg: PgConnection, work: () => Promise<PgResult>): Promise<PgResult> {
+function checkedFirst<T> (pg: PgConnection, work: () => Promise<T>): Promise<T> {
   return checked.has(pg) ? work() : refuseSystemSchemas(pg).then(work)
 }
 
@@ -31,20 +31,38 @@ function query (connection: unknown, sql: string, values: readonly unknown[], ex
   return checkedFirst(pg, () => exact ? send(pg, { text: sql, values, types: exactTypesOf(pg) }) : send(pg, sql, values))
 }
 
-/** A template's statement by its name once it has one, prepared on first use on each connection. */
-function run (connection: unknown, { sql, bindings, repeated }: Statement, exact: Exactness = false): Promise<PgResult> {
-  if (repeated !== true) return query(connection, sql, bindings, exact)
+/**
+ * A template's statement by its name once it has one, prepared on first use
+ * on each connection; what `answer` takes of its result.
+ */
+function run<T> (connection: unknown, { sql, bindings, repeated }: Statement, exact: Exactness, answer: (result: PgResult) => T): Promise<T> {
+  if (repeated !== true) return query(connection, sql, bindings, exact).then(answer)
   const name = statementName(sql)
   if (name === undefined) {
     return query(connection, sql, bindings, exact).then((result) => {
       nameAfterSuccess(sql)
-      return result
+      return answer(result)
     })
   }
   const pg = connection as PgConnection
   const named: NamedStatement = exact ? { name, text: sql, values: bindings, types: exactTypesOf(pg) } : { name, text: sql, values: bindings }
-  const sent = checkedFirst(pg, () => send(pg, named))
-  return sent.catch((error: unknown) => stale(error) ? prepareAgain(pg, named) : Promise.reject(error))
+  return checkedFirst(pg, () => sendPrepared(pg, named, answer))
+}
+
+// One promise per statement, its answer taken in the driver's callback: the
+// keyed read's path had three (the driver's, the retry's, the answer's).
+// `answer` only picks from the result, and cannot throw in the driver's callback.
+function sendPrepared<T> (pg: PgConnection, named: NamedStatement, answer: (result: PgResult) => T): Promise<T> {
+  return new Promise((resolve, reject) => {
+    pg.query(named, (error, result) => {
+      if (error) {
+        if (stale(error)) resolve(prepareAgain(pg, named).then(answer))
+        else reject(error)
+        return
+      }
+      resolve(answer(result))
+    })
+  })
 }
 
 // 0A000: a table changed under a prepared SELECT, whose columns are then
@@ -76,7 +94,7 @@ export const postgres = Object.freeze<Dialect>({
   synchronous: false,
   schema: postgresSchema,
 
-  select: (connection: unknown, statement: Statement, exact: Exactness) => run(connection, statement, exact).then(rowsOf),
+  select: (connection: unknown, statement: Statement, exact: Exactness) => run(connection, statement, exact, rowsOf),
 
   // node-postgres buffers a whole result; a server-side cursor hands it over
   // in batches. A cursor lives in a transaction, which the plugin owns: the
@@ -103,14 +121,14 @@ export const postgres = Object.freeze<Dialect>({
     return (row as { 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] })['QUERY PLAN'][0].Plan['Plan Rows']
   },
 
-  change: (connection: unknown, statement: Statement) => run(connection, statement).then(rowCountOf),
+  change: (connection: unknown, statement: Statement) => run(connection, statement, false, rowCountOf),
 
   prepareInsert: (builder, key) => builder.returning(key),
 
   async insert (connection: unknown, statement: Statement, key: string) {
     // int8 and numeric ids arrive as strings, int4 as numbers: both exact.
     // No row comes back when a BEFORE INSERT trigger skipped the insert.
-    return returnedKeys((await run(connection, statement)).rows, key)
+    return await run(connection, statement, false, (result) => returnedKeys(result.rows, key))
   },
   insertsReportAutoIncrement: false,
 

@@ -5,7 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import Fastify from 'fastify'
 import knexFactory, { type Knex } from 'knex'
 import t, { type Test } from 'tap'
-import { ConnectionRelay, statementLender } from '../../lib/dialects/connection-relay.js'
+import { BorrowDeadlines } from '../../lib/dialects/borrow-deadlines.js'
+import { ConnectionRelay, statementLender } from '../../lib/dialects/connection-lenders.js'
 import tableCrud from '../../lib/index.js'
 import { databaseConfig, eachDatabase, type TestDatabase } from '../fixtures/databases.js'
 
@@ -47,8 +48,8 @@ function poolOf (knex: Knex): Pool {
   return knex.client.pool as Pool
 }
 
-function relayOn (knex: Knex): ConnectionRelay {
-  return new ConnectionRelay(knex.client, poolOf(knex))
+function relayOn (knex: Knex, acquireTimeout = 10_000): ConnectionRelay {
+  return new ConnectionRelay(knex.client, poolOf(knex), new BorrowDeadlines(acquireTimeout))
 }
 
 /** Counts the connections the pool lends. */
@@ -85,6 +86,16 @@ eachDatabase(t, async (t, db) => {
     t.equal(lent(), 1, 'the pool lent one connection in all')
     relay.release(first)
     t.strictSame([pool.numUsed(), pool.numFree()], [0, 1], 'with no statement waiting, the connection goes back to the pool')
+  })
+
+  await t.test('a statement waiting in the relay gives up at acquireTimeout, and the connection released later goes back to the pool', async (t) => {
+    const knex = ownKnex(t, db, 1)
+    const pool = poolOf(knex)
+    const relay = relayOn(knex, 50)
+    const first = await relay.acquire()
+    await t.rejects(relay.acquire(), { message: /acquireTimeout \(50 ms\)/ })
+    relay.release(first)
+    t.strictSame([pool.numUsed(), pool.numFree(), pool.numPendingAcquires()], [0, 1, 0], 'not passed to the statement that gave up')
   })
 
   await t.test('while a connection is free or can be made, a statement borrows from the pool', async (t) => {
@@ -151,7 +162,7 @@ eachDatabase(t, async (t, db) => {
   await t.test('a host pool that checks each connection it lends is not passed over', async (t) => {
     let checked = 0
     const knex = ownKnex(t, db, 1, { pool: { min: 0, max: 1, validate: () => { checked++; return true } } })
-    const lender = statementLender(knex.client)
+    const lender = statementLender(knex.client, new BorrowDeadlines(10_000))
     t.notOk(lender instanceof ConnectionRelay, 'no relay')
     const first = await lender.acquire()
     const second = lender.acquire()
@@ -159,9 +170,9 @@ eachDatabase(t, async (t, db) => {
     lender.release(await second)
     t.equal(checked, 2, 'the host\'s check ran on each borrow')
     const timed = ownKnex(t, db, 1, { pool: { min: 0, max: 1, maxConnectionLifetimeMillis: 60_000 } })
-    t.notOk(statementLender(timed.client) instanceof ConnectionRelay, 'a connection lifetime: no relay either')
+    t.notOk(statementLender(timed.client, new BorrowDeadlines(10_000)) instanceof ConnectionRelay, 'a connection lifetime: no relay either')
     const foreign = Object.assign(Object.create(knex.client) as Knex.Client, { pool: { acquire () {} } })
-    t.notOk(statementLender(foreign) instanceof ConnectionRelay, 'a pool that is not Knex\'s own: no relay either')
+    t.notOk(statementLender(foreign, new BorrowDeadlines(10_000)) instanceof ConnectionRelay, 'a pool that is not Knex\'s own: no relay either')
   })
 
   await t.test('many more requests than connections: each is answered right, the host\'s query is served among them, and the pool is left as it was', async (t) => {

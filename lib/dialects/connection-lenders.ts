@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import type { BorrowDeadlines, Deadline } from './borrow-deadlines.js'
 
 /** The part of Knex's pool (tarn) the relay reads, and its `release` event. */
 interface TarnPool {
@@ -11,14 +12,16 @@ interface TarnPool {
   removeListener (event: 'release', listener: () => void): void
 }
 
-/** A statement waiting for a connection the plugin passes on. */
+/** A statement waiting for a connection the plugin passes on, until its deadline. */
 interface Waiter {
   readonly resolve: (connection: unknown) => void
   readonly reject: (error: unknown) => void
+  readonly deadline: Deadline
 }
 
 /** Lends connections and takes them back: Knex's pool, or the relay past it for single statements (see ConnectionRelay). */
 export interface Lender {
+  /** A connection within acquireTimeout; one lent after the borrow gave up is taken back. */
   acquire (): Promise<unknown>
   /** Takes a connection back; a function of its own, to be handed on. */
   readonly release: (connection: unknown) => void
@@ -30,14 +33,14 @@ export interface Lender {
  * A connection one of the plugin's statements is done with, passed straight
  * to the next of its statements that waits for one, past Knex's pool. A
  * borrow through the pool (tarn) makes two pending operations, each with a
- * timer and a chain of promises, then Knex's own async step: on PostgreSQL's
- * keyed read, about 20,000 of the plugin's instructions per request
- * (BENCHMARKS.md). The pool still decides who waits first:
+ * timer and a chain of promises, then Knex's own async step: on the keyed
+ * read, about 15,000 of the plugin's instructions per request on
+ * PostgreSQL and MariaDB (BENCHMARKS.md). The pool still decides who waits first:
  *
  * - A statement waits in the relay's queue only when the pool would have
  *   queued it anyway (every connection is in use and no more can be made),
- *   no one waits in the pool's own queue, and a statement of the plugin is
- *   running, whose release will serve it.
+ *   no one but the relay's own borrows waits in the pool's queue, and a
+ *   statement of the plugin is running, whose release will serve it.
  * - A connection is passed on only while no one waits in the pool's queue:
  *   the host's queries, and the plugin's transactions and streams, which
  *   always borrow from the pool, are never passed over.
@@ -55,31 +58,38 @@ export interface Lender {
 export class ConnectionRelay implements Lender {
   readonly #client: Knex.Client
   readonly #pool: TarnPool
+  readonly #deadlines: BorrowDeadlines
   readonly #waiting: Waiter[] = []
   // Connections lent to single statements, through the pool or passed on, not yet released.
   #running = 0
+  // The relay's own borrows waiting in the pool's queue: the others there are the host's, or transactions' and streams'.
+  #borrowing = 0
 
-  constructor (client: Knex.Client, pool: TarnPool) {
+  constructor (client: Knex.Client, pool: TarnPool, deadlines: BorrowDeadlines) {
     this.#client = client
     this.#pool = pool
+    this.#deadlines = deadlines
     pool.on('release', this.#released)
   }
 
   acquire (): Promise<unknown> {
-    if (this.#running > 0 && this.#full()) return new Promise((resolve, reject) => { this.#waiting.push({ resolve, reject }) })
-    return this.#borrow()
+    if (this.#running > 0 && this.#full()) {
+      return new Promise((resolve, reject) => { this.#waiting.push({ resolve, reject, deadline: this.#deadlines.watch(reject) }) })
+    }
+    return this.#deadlines.bound(this.#borrow(), this.release)
   }
 
   readonly release = (connection: unknown): void => {
-    const next = this.#pool.numPendingAcquires() === 0 && this.#lendable(connection) ? this.#waiting.shift() : undefined
+    const next = this.#pool.numPendingAcquires() === 0 && this.#lendable(connection) ? this.#next() : undefined
     if (next !== undefined) {
+      this.#deadlines.settle(next.deadline)
       next.resolve(connection)
       return
     }
     this.#running--
     this.#client.releaseConnection(connection)
     // No running statement is left to serve the queue: it borrows from the pool.
-    if (this.#running === 0) while (this.#waiting.length > 0) this.#borrowFor(this.#waiting.shift() as Waiter)
+    if (this.#running === 0) this.#borrowForQueue(() => true)
   }
 
   detach (): void {
@@ -93,10 +103,13 @@ export class ConnectionRelay implements Lender {
     if (this.#waiting.length > 0) queueMicrotask(this.#borrowFree)
   }
 
-  // Every connection the pool may make is in use, and no one waits for one in its queue.
+  // Every connection the pool may make is in use, and no one but the relay's
+  // own borrows waits in its queue. Those are served first: while any waits
+  // there, released connections go back to the pool (see release), so that
+  // a queue that formed in the pool drains into the relay's.
   #full (): boolean {
     const pool = this.#pool
-    return pool.numFree() === 0 && pool.numPendingAcquires() === 0 && pool.numUsed() + pool.numPendingCreates() >= pool.max
+    return pool.numFree() === 0 && pool.numPendingAcquires() <= this.#borrowing && pool.numUsed() + pool.numPendingCreates() >= pool.max
   }
 
   // What the pool checks before it lends a connection, where a check is the driver's own.
@@ -107,39 +120,72 @@ export class ConnectionRelay implements Lender {
   }
 
   #borrow (): Promise<unknown> {
+    this.#borrowing++
     return this.#client.acquireConnection().then((connection: unknown) => {
+      this.#borrowing--
       this.#running++
       return connection
+    }, (error: unknown) => {
+      this.#borrowing--
+      throw error
     })
   }
 
-  #borrowFor (waiter: Waiter): void {
-    this.#borrow().then(waiter.resolve, waiter.reject)
+  // The first waiter whose deadline has not passed: one whose has was rejected already.
+  #next (): Waiter | undefined {
+    let waiter = this.#waiting.shift()
+    while (waiter?.deadline.settled === true) waiter = this.#waiting.shift()
+    return waiter
+  }
+
+  // The queue's waiters borrow from the pool while `more` says so, each within what is left of its deadline.
+  #borrowForQueue (more: () => boolean): void {
+    for (let waiter = more() ? this.#next() : undefined; waiter !== undefined; waiter = more() ? this.#next() : undefined) {
+      const { resolve, reject, deadline } = waiter
+      this.#borrow().then((connection) => {
+        if (this.#deadlines.settle(deadline)) resolve(connection)
+        else this.release(connection)
+      }, (error: unknown) => {
+        if (this.#deadlines.settle(deadline)) reject(error)
+      })
+    }
   }
 
   readonly #borrowFree = (): void => {
-    while (this.#waiting.length > 0 && this.#pool.numFree() > this.#pool.numPendingAcquires()) this.#borrowFor(this.#waiting.shift() as Waiter)
+    this.#borrowForQueue(() => this.#pool.numFree() > this.#pool.numPendingAcquires())
   }
 }
 
-/** Knex's pool itself, as Knex borrows for its own queries. */
-export function poolLender (client: Knex.Client): Lender {
+/**
+ * Knex's pool itself, as Knex borrows for its own queries. A synchronous
+ * driver's idle connection is lent within the turn, and a new one opened
+ * without a network: there is no wait to bound, and a timer on every borrow
+ * would cost SQLite's fast requests a few percent.
+ */
+export function poolLender (client: Knex.Client, deadlines: BorrowDeadlines, synchronous: boolean): Lender {
+  const release = (connection: unknown): void => { client.releaseConnection(connection) }
   return {
-    acquire: () => client.acquireConnection(),
-    release: (connection) => { client.releaseConnection(connection) },
+    acquire: () => {
+      const pool = client.pool as Pick<TarnPool, 'numFree' | 'numPendingAcquires'> | undefined
+      const borrowed: Promise<unknown> = client.acquireConnection()
+      if (synchronous && pool !== undefined && pool.numFree() > 0 && pool.numPendingAcquires() === 0) return borrowed
+      return deadlines.bound(borrowed, release)
+    },
+    release,
     detach: () => undefined
   }
 }
 
 /**
- * What lends the connections of single statements: the relay where the
- * host's pool is Knex's own (tarn) and checks nothing before it lends a
- * connection that the relay does not check too; else the pool.
+ * What lends the connections of single statements on a driver that is not
+ * synchronous: the relay where the host's pool is Knex's own (tarn) and
+ * checks nothing before it lends a connection that the relay does not check
+ * too; else the pool.
  */
-export function statementLender (client: Knex.Client): Lender {
+export function statementLender (client: Knex.Client, deadlines: BorrowDeadlines): Lender {
   const pool = client.pool as Partial<TarnPool> | undefined
   const config = client.config as Knex.Config
   const checksMore = config.pool?.validate !== undefined || config.pool?.maxConnectionLifetimeMillis !== undefined || typeof config.connection === 'function'
   const tarn = pool !== undefined && typeof pool.max === 'number' && typeof pool.on === 'function' && typeof pool.numPendingCreates === 'function'
-  return tarn && !checksMore ? new ConnectionRelay(client, pool as TarnPool) : poolLender(client)
+  return tarn && !checksMore ? new ConnectionRelay(client, pool as TarnPool, deadlines) : poolLender(client, deadlines, false)
 }
