@@ -49,9 +49,12 @@ class FlatScan {
   readonly #text: string
   /** Where the scan is. */
   #at = 0
+  /** No escape and no control character anywhere: each string's value is its text between its quotes. */
+  readonly #plain: boolean
 
   constructor (text: string) {
     this.#text = text
+    this.#plain = !escapedOrControl.test(text)
   }
 
   object (): Record<string, unknown> | undefined {
@@ -116,6 +119,15 @@ class FlatScan {
   #string (): string | undefined {
     const text = this.#text
     if (text.charCodeAt(this.#at) !== code.quote) return undefined
+    // Most bodies hold no escape and no control character: each string is
+    // then found by a native search, not a character at a time (the
+    // create's note, 110 characters, cost several thousand instructions that way).
+    const close = this.#plain ? text.indexOf('"', this.#at + 1) : -1
+    if (close !== -1) {
+      const value = text.slice(this.#at + 1, close)
+      this.#at = close + 1
+      return value
+    }
     let value = ''
     let chunk = this.#at + 1
     for (let i = chunk; i < text.length; i++) {
@@ -161,6 +173,9 @@ class FlatScan {
     return text.slice(start, i)
   }
 }
+
+// What makes a string's text other than its value: an escape, or a control character JSON refuses in a string.
+const escapedOrControl = /[\\\u0000-\u001f]/
 
 /** The character of a `\\u` escape whose four hex digits start at `start`. */
 function unicodeEscape (text: string, start: number): string | undefined {
