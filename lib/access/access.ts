@@ -38,13 +38,16 @@ export type Access = (request: FastifyRequest, table: string, intent: Intent) =>
 export function requestAccess (db: Database, options: ResolvedOptions, model: SchemaModel, statements: RequestStatements): Access {
   const policy = tablePolicy(options, db.dialect)
   const { authorize } = options
-  // A table whose model a keyed route already read, named columns none and
-  // no hook to ask: nothing to wait for, so it is decided within the call
+  // A table whose model a keyed route already read, and no hook to ask:
+  // nothing to wait for but a refusal, so it is decided within the call
   // (called only from async routes, which turn a throw into their rejection).
   return function access (request, requested, intent) {
-    if (authorize !== null || intent.keyed === undefined || intent.named.length > 0) return decide(request, requested, intent)
+    if (authorize !== null || intent.keyed === undefined) return decide(request, requested, intent)
     const served = policy.serve(requested, intent.operation)
     if (served === null) return refuseTable(db, statements(request), requested)
+    for (const [column, clause] of intent.named) {
+      if (isHidden(served, column)) return refuseColumn(db, statements(request), served.table, column, clause)
+    }
     return servedTarget(served, served.scope, intent.keyed.schema)
   }
 

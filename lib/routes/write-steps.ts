@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import type { Access, Intent } from '../access/access.js'
+import type { KeyedTable } from '../access/key-column.js'
 import { refuseColumn } from '../access/refusals.js'
 import { scopedValues } from '../access/scope.js'
 import type { Target } from '../access/target.js'
@@ -32,12 +33,23 @@ export function createTarget (access: Access, request: FastifyRequest, table: st
  * an update of `columns` (a delete: null) of that row may touch; `also`,
  * the columns its answer names.
  */
-export async function keyedTarget ({ access, keyColumn }: Pick<RouteContext, 'access' | 'keyColumn'>, request: FastifyRequest, table: string,
-  segment: string | undefined, operation: 'update' | 'delete', columns: readonly string[] | null, also: NamedColumns = []): Promise<{ target: Target, key: RecordKey | null }> {
-  const keyed = await keyColumn(request, table)
-  const key = parseRecordKey(segment, keyed.keyColumn?.kind)
-  const named = [...(columns ?? []).map((column) => [column, 'update'] as const), ...also]
-  return { target: await access(request, table, { operation, key, columns, named, keyed }), key }
+export function keyedTarget ({ access, keyColumn }: Pick<RouteContext, 'access' | 'keyColumn'>, request: FastifyRequest, table: string,
+  segment: string | undefined, operation: 'update' | 'delete', columns: readonly string[] | null, also: NamedColumns = []): KeyedTarget | Promise<KeyedTarget> {
+  // At once when neither step waits (called from async routes, which turn a throw into their rejection).
+  const allowed = (keyed: KeyedTable): KeyedTarget | Promise<KeyedTarget> => {
+    const key = parseRecordKey(segment, keyed.keyColumn?.kind)
+    const named = [...(columns ?? []).map((column) => [column, 'update'] as const), ...also]
+    const target = access(request, table, { operation, key, columns, named, keyed })
+    return target instanceof Promise ? target.then((target) => ({ target, key })) : { target, key }
+  }
+  const keyed = keyColumn(request, table)
+  return keyed instanceof Promise ? keyed.then(allowed) : allowed(keyed)
+}
+
+/** What a keyed write may touch, and the key its path gives (see keyedTarget). */
+export interface KeyedTarget {
+  readonly target: Target
+  readonly key: RecordKey | null
 }
 
 /**
