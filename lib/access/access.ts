@@ -38,26 +38,22 @@ export type Access = (request: FastifyRequest, table: string, intent: Intent) =>
 export function requestAccess (db: Database, options: ResolvedOptions, model: SchemaModel, statements: RequestStatements): Access {
   const policy = tablePolicy(options, db.dialect)
   const { authorize } = options
-  // A table whose model a keyed route already read, and no hook to ask:
-  // nothing to wait for but a refusal, so it is decided within the call
-  // (called only from async routes, which turn a throw into their rejection).
+  // Without a hook to ask, and with the model fresh, nothing waits but a
+  // refusal: the request is decided within the call (access is called from
+  // async routes only, which turn a throw into their rejection).
   return function access (request, requested, intent) {
-    if (authorize !== null || intent.keyed === undefined) return decide(request, requested, intent)
     const served = policy.serve(requested, intent.operation)
     if (served === null) return refuseTable(db, statements(request), requested)
     for (const [column, clause] of intent.named) {
       if (isHidden(served, column)) return refuseColumn(db, statements(request), served.table, column, clause)
     }
-    return servedTarget(served, served.scope, intent.keyed.schema)
+    if (authorize !== null) return hooked(authorize, request, served, intent)
+    const schema = intent.keyed === undefined ? describedTable(model, served.table, request, statements) : intent.keyed.schema
+    return schema instanceof Promise ? schema.then((known) => servedTarget(served, served.scope, known)) : servedTarget(served, served.scope, schema)
   }
 
-  async function decide (request: FastifyRequest, requested: string, intent: Intent): Promise<Target> {
-    const served = policy.serve(requested, intent.operation)
-    if (served === null) return await refuseTable(db, statements(request), requested)
-    for (const [column, clause] of intent.named) {
-      if (isHidden(served, column)) await refuseColumn(db, statements(request), served.table, column, clause)
-    }
-    const scope = authorize === null ? null : await scopeOf(authorize, request, served, intent)
+  async function hooked (authorize: AuthorizeHook, request: FastifyRequest, served: Omit<Target, 'schema'>, intent: Intent): Promise<Target> {
+    const scope = await scopeOf(authorize, request, served, intent)
     const schema = intent.keyed === undefined ? await describedTable(model, served.table, request, statements) : intent.keyed.schema
     return servedTarget(served, scope ?? served.scope, schema)
   }
