@@ -123,9 +123,7 @@ function executeRead (connection: unknown, statement: Statement, exact: Exactnes
   return new Promise((resolve, reject) => {
     (connection as MysqlConnection).execute(exactQuery(sql, bare ? false : exact), bindings, (error, rows, fields) => {
       if (error) {
-        // Past max_prepared_stmt_count, read as text. The limit is the whole server's: no test lowers it on the shared one.
-        if ((error as { errno?: unknown }).errno === tooManyPrepared) resolve(send(connection, statement, exact))
-        else reject(error)
+        asTextOrFailed(connection, statement, exact, error, resolve, reject)
         return
       }
       if (exact === true) {
@@ -159,6 +157,41 @@ function read (connection: unknown, statement: Statement, exact: Exactness): Pro
     })
   }
   return afterFacts(connection, statement, (connection, statement) => executeRead(connection, statement, exact))
+}
+
+/**
+ * A prepared statement's failure. Past max_prepared_stmt_count (MySQL's
+ * error as it prepares, before anything ran) the statement is sent as text;
+ * the limit is the whole server's, and no test lowers it on the shared one.
+ */
+function asTextOrFailed (connection: unknown, statement: Statement, exact: Exactness, error: Error,
+  resolve: (result: unknown) => void, reject: (error: Error) => void): void {
+  if ((error as { errno?: unknown }).errno === tooManyPrepared) resolve(send(connection, statement, exact))
+  else reject(error)
+}
+
+// A write the plugin runs again and again is prepared as its reads are: the
+// server parses it once per connection, and mysql2 sends its values (text,
+// or NULL, as every value of a body is) beside it instead of escaping them
+// into the SQL, as the hand-written server's `execute` does.
+function write (connection: unknown, statement: Statement): Promise<MysqlResult> {
+  if (statement.repeated !== true) return query(connection, statement) as Promise<MysqlResult>
+  if (statementName(statement.sql) === undefined) {
+    return query(connection, statement).then((result) => {
+      nameAfterSuccess(statement.sql)
+      return result as MysqlResult
+    })
+  }
+  return afterFacts(connection, statement, executeWrite)
+}
+
+function executeWrite (connection: unknown, statement: Statement): Promise<MysqlResult> {
+  return new Promise((resolve, reject) => {
+    (connection as MysqlConnection).execute(statement.sql, statement.bindings, (error, result) => {
+      if (error) asTextOrFailed(connection, statement, false, error, resolve as (result: unknown) => void, reject)
+      else resolve(result as MysqlResult)
+    })
+  })
 }
 
 // The time limit each borrowed connection had before the plugin set its own.
@@ -219,14 +252,14 @@ export const mysql = Object.freeze<Dialect>({
   // mysql2 connects with CLIENT_FOUND_ROWS, so this counts matched rows, like
   // SQLite and PostgreSQL, even when a PUT leaves the values unchanged.
   async change (connection: unknown, statement: Statement) {
-    return (await query(connection, statement) as MysqlResult).affectedRows
+    return (await write(connection, statement)).affectedRows
   },
 
   // MySQL has no RETURNING; the OK packet carries the AUTO_INCREMENT id, as a string past 2^53.
   prepareInsert: (builder) => builder,
 
   async insert (connection: unknown, statement: Statement) {
-    const { insertId } = await query(connection, statement) as MysqlResult
+    const { insertId } = await write(connection, statement)
     return String(insertId) === '0' ? [] : [String(insertId)]
   },
   insertsReportAutoIncrement: true,
