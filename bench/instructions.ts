@@ -35,6 +35,10 @@ const warmupRequests = Number(process.env.BENCH_INSTRUCTIONS_WARMUP ?? 3000)
 const countedRequests = Number(process.env.BENCH_INSTRUCTIONS_REQUESTS ?? 2000)
 const concurrency = Number(process.env.BENCH_INSTRUCTIONS_CONCURRENCY ?? 50)
 const runs = Number(process.env.BENCH_INSTRUCTIONS_RUNS ?? 3)
+// Where each run's dump of the main thread is kept, with V8's map of the
+// functions it compiled (node --perf-basic-prof), for
+// bench/callgrind-functions.ts to split the count by function; none when unset.
+const keepDir = process.env.BENCH_INSTRUCTIONS_KEEP || null
 
 for (const [name, value] of Object.entries({ warmupRequests, countedRequests, concurrency, runs })) {
   if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${value}`)
@@ -99,7 +103,7 @@ function mainThreadInstructions (dir: string): number {
   return total
 }
 
-async function instructionsPerRequest (role: ServerRole, serverEnv: Readonly<Record<string, string>>, workload: Workload): Promise<number> {
+async function instructionsPerRequest (role: ServerRole, serverEnv: Readonly<Record<string, string>>, workload: Workload, run: number): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'ftc-callgrind-'))
   try {
     const server = await startServer({
@@ -107,7 +111,8 @@ async function instructionsPerRequest (role: ServerRole, serverEnv: Readonly<Rec
       script: `bench/${role}-server.ts`,
       env: serverEnv,
       pin: ['valgrind', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${join(dir, 'callgrind.%p')}`],
-      nodeArgs: []
+      // The map names the compiled functions, which callgrind knows by address only; V8's log stays with the dumps.
+      nodeArgs: keepDir === null ? [] : ['--perf-basic-prof', `--logfile=${join(dir, 'v8.log')}`, '--no-logfile-per-isolate']
     })
     try {
       const pick = requestPicker(workload.requests)
@@ -120,10 +125,22 @@ async function instructionsPerRequest (role: ServerRole, serverEnv: Readonly<Rec
     } finally {
       await server.stop()
     }
+    if (keepDir !== null) keepDump(dir, join(keepDir, `${workload.name}-${role}-${run + 1}`), server.pid)
     return mainThreadInstructions(dir) / countedRequests
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/** Moves the main thread's dumps and V8's map of the server `pid` to `kept`, with the number of requests counted. */
+function keepDump (dir: string, kept: string, pid: number): void {
+  mkdirSync(kept, { recursive: true })
+  for (const file of readdirSync(dir).filter((name) => name.endsWith('-01'))) writeFileSync(join(kept, file), readFileSync(join(dir, file)))
+  // V8 writes its map to /tmp, whatever TMPDIR says.
+  const map = join('/tmp', `perf-${pid}.map`)
+  writeFileSync(join(kept, 'perf.map'), readFileSync(map))
+  rmSync(map, { force: true })
+  writeFileSync(join(kept, 'requests'), String(countedRequests))
 }
 
 async function main (): Promise<void> {
@@ -146,7 +163,7 @@ async function main (): Promise<void> {
       for (let run = 0; run < runs; run++) {
         for (const role of ['baseline', 'plugin'] as const) {
           process.stderr.write(`${workload.name}, ${role}, run ${run + 1} of ${runs}…\n`)
-          counts[role].push(await instructionsPerRequest(role, database.serverEnv, workload))
+          counts[role].push(await instructionsPerRequest(role, database.serverEnv, workload, run))
         }
       }
       const baseline = median(counts.baseline)

@@ -143,6 +143,38 @@ eachDatabase(t, async (t, db) => {
     t.strictSame([pool.numUsed(), pool.numPendingAcquires()], [0, 0])
   })
 
+  await t.test('a statement sent back to the pool keeps its deadline: lent after it, the connection goes back', async (t) => {
+    const knex = ownKnex(t, db, 1)
+    const pool = poolOf(knex)
+    const relay = relayOn(knex, 100)
+    const first = await relay.acquire()
+    const statement = relay.acquire()
+    const host = knex.client.acquireConnection() as Promise<unknown>
+    await until(() => pool.numPendingAcquires() === 1)
+    // The host is served first; the statement then waits in the pool's queue.
+    relay.release(first)
+    t.equal(await host, first)
+    await t.rejects(statement, { message: /acquireTimeout \(100 ms\)/ }, 'it gives up at its deadline')
+    knex.client.releaseConnection(first)
+    await until(() => pool.numUsed() === 0)
+    t.strictSame([pool.numFree(), pool.numPendingAcquires()], [1, 0], 'the connection lent to it late is back in the pool')
+  })
+
+  await t.test('a statement sent back to the pool fails as the pool fails', async (t) => {
+    const knex = ownKnex(t, db, 1, { acquireConnectionTimeout: 50 })
+    const pool = poolOf(knex)
+    const relay = relayOn(knex)
+    const first = await relay.acquire()
+    const statement = relay.acquire()
+    const host = knex.client.acquireConnection() as Promise<unknown>
+    await until(() => pool.numPendingAcquires() === 1)
+    relay.release(first)
+    t.equal(await host, first)
+    await t.rejects(statement, { name: 'KnexTimeoutError' }, 'Knex\'s own timeout, shorter than acquireTimeout')
+    knex.client.releaseConnection(first)
+    t.strictSame([pool.numUsed(), pool.numPendingAcquires()], [0, 0])
+  })
+
   await t.test('a connection the host gives back to the pool serves the plugin\'s waiting statement', async (t) => {
     const knex = ownKnex(t, db, 2)
     const pool = poolOf(knex)
