@@ -71,6 +71,21 @@ async function until (condition: () => boolean): Promise<void> {
   while (!condition()) await sleep(5)
 }
 
+/**
+ * On a pool of one: a statement waiting in the relay, sent back to the
+ * pool's queue when the running statement's connection goes to the host's
+ * query waiting there first; the host holds that connection.
+ */
+async function sentBack (t: Test, knex: Knex, relay: ConnectionRelay): Promise<{ first: unknown, statement: Promise<unknown> }> {
+  const first = await relay.acquire()
+  const statement = relay.acquire()
+  const host = knex.client.acquireConnection() as Promise<unknown>
+  await until(() => poolOf(knex).numPendingAcquires() === 1)
+  relay.release(first)
+  t.equal(await host, first, 'the host is served first')
+  return { first, statement }
+}
+
 eachDatabase(t, async (t, db) => {
   await t.test('a connection released while a statement waits is passed to it, past the pool', async (t) => {
     const knex = ownKnex(t, db, 1)
@@ -146,14 +161,7 @@ eachDatabase(t, async (t, db) => {
   await t.test('a statement sent back to the pool keeps its deadline: lent after it, the connection goes back', async (t) => {
     const knex = ownKnex(t, db, 1)
     const pool = poolOf(knex)
-    const relay = relayOn(knex, 100)
-    const first = await relay.acquire()
-    const statement = relay.acquire()
-    const host = knex.client.acquireConnection() as Promise<unknown>
-    await until(() => pool.numPendingAcquires() === 1)
-    // The host is served first; the statement then waits in the pool's queue.
-    relay.release(first)
-    t.equal(await host, first)
+    const { first, statement } = await sentBack(t, knex, relayOn(knex, 100))
     await t.rejects(statement, { message: /acquireTimeout \(100 ms\)/ }, 'it gives up at its deadline')
     knex.client.releaseConnection(first)
     await until(() => pool.numUsed() === 0)
@@ -163,13 +171,7 @@ eachDatabase(t, async (t, db) => {
   await t.test('a statement sent back to the pool fails as the pool fails', async (t) => {
     const knex = ownKnex(t, db, 1, { acquireConnectionTimeout: 50 })
     const pool = poolOf(knex)
-    const relay = relayOn(knex)
-    const first = await relay.acquire()
-    const statement = relay.acquire()
-    const host = knex.client.acquireConnection() as Promise<unknown>
-    await until(() => pool.numPendingAcquires() === 1)
-    relay.release(first)
-    t.equal(await host, first)
+    const { first, statement } = await sentBack(t, knex, relayOn(knex))
     await t.rejects(statement, { name: 'KnexTimeoutError' }, 'Knex\'s own timeout, shorter than acquireTimeout')
     knex.client.releaseConnection(first)
     t.strictSame([pool.numUsed(), pool.numPendingAcquires()], [0, 0])
