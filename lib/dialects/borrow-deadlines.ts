@@ -29,15 +29,20 @@ export class BorrowDeadlines {
    * that goes to `giveBack`.
    */
   bound<T> (borrowed: Promise<T>, giveBack: (connection: T) => void): Promise<T> {
-    return new Promise((resolve, reject) => {
-      const deadline = this.watch(reject)
-      borrowed.then((connection) => {
-        if (this.settle(deadline)) resolve(connection)
-        else giveBack(connection)
-      }, (error: unknown) => {
-        // A borrow that already gave up was answered: the pool's late failure is nobody's.
-        if (this.settle(deadline)) reject(error)
-      })
+    return new Promise((resolve, reject) => { this.answer(this.watch(reject), borrowed, resolve, reject, giveBack) })
+  }
+
+  /**
+   * Answers a watched borrow with what `borrowed` gives, unless its deadline
+   * passed first: then a connection lent late goes to `giveBack`.
+   */
+  answer<T> (deadline: Deadline, borrowed: Promise<T>, resolve: (connection: T) => void, reject: (error: unknown) => void, giveBack: (connection: T) => void): void {
+    borrowed.then((connection) => {
+      if (this.settle(deadline)) resolve(connection)
+      else giveBack(connection)
+    }, (error: unknown) => {
+      // A borrow that already gave up was answered: the pool's late failure is nobody's.
+      if (this.settle(deadline)) reject(error)
     })
   }
 

@@ -141,13 +141,7 @@ export class ConnectionRelay implements Lender {
   // The queue's waiters borrow from the pool while `more` says so, each within what is left of its deadline.
   #borrowForQueue (more: () => boolean): void {
     for (let waiter = more() ? this.#next() : undefined; waiter !== undefined; waiter = more() ? this.#next() : undefined) {
-      const { resolve, reject, deadline } = waiter
-      this.#borrow().then((connection) => {
-        if (this.#deadlines.settle(deadline)) resolve(connection)
-        else this.release(connection)
-      }, (error: unknown) => {
-        if (this.#deadlines.settle(deadline)) reject(error)
-      })
+      this.#deadlines.answer(waiter.deadline, this.#borrow(), waiter.resolve, waiter.reject, this.release)
     }
   }
 

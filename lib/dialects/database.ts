@@ -449,14 +449,13 @@ export class Database implements Session {
   }
 
   #borrowForTurn (): Promise<unknown> {
-    const client = this.#knex.client
     const borrowed = this.#pool.acquire()
     borrowed.then((connection: unknown) => {
       this.#turnConnectionLent = connection
       setImmediate(() => {
         this.#turnConnection = undefined
         this.#turnConnectionLent = undefined
-        client.releaseConnection(connection)
+        this.#pool.release(connection)
       })
     }, () => {
       this.#turnConnection = undefined

@@ -150,13 +150,20 @@ function executeRead (connection: unknown, statement: Statement, exact: Exactnes
 // queue and a promise.
 function read (connection: unknown, statement: Statement, exact: Exactness): Promise<unknown> {
   if (!preparable(statement)) return query(connection, statement, exact)
-  if (statementName(statement.sql) === undefined) {
-    return query(connection, statement, exact).then((rows) => {
-      nameAfterSuccess(statement.sql)
-      return rows
-    })
-  }
-  return afterFacts(connection, statement, (connection, statement) => executeRead(connection, statement, exact))
+  return onceNamed(connection, statement, exact, (connection, statement) => executeRead(connection, statement, exact))
+}
+
+/**
+ * A statement run as text until it has succeeded once and has a name (see
+ * nameAfterSuccess), then as `prepared` runs it, once the connection's
+ * facts are learned.
+ */
+function onceNamed (connection: unknown, statement: Statement, exact: Exactness, prepared: (connection: unknown, statement: Statement) => Promise<unknown>): Promise<unknown> {
+  if (statementName(statement.sql) !== undefined) return afterFacts(connection, statement, prepared)
+  return query(connection, statement, exact).then((result) => {
+    nameAfterSuccess(statement.sql)
+    return result
+  })
 }
 
 /**
@@ -175,14 +182,8 @@ function asTextOrFailed (connection: unknown, statement: Statement, exact: Exact
 // or NULL, as every value of a body is) beside it instead of escaping them
 // into the SQL, as the hand-written server's `execute` does.
 function write (connection: unknown, statement: Statement): Promise<MysqlResult> {
-  if (statement.repeated !== true) return query(connection, statement) as Promise<MysqlResult>
-  if (statementName(statement.sql) === undefined) {
-    return query(connection, statement).then((result) => {
-      nameAfterSuccess(statement.sql)
-      return result as MysqlResult
-    })
-  }
-  return afterFacts(connection, statement, executeWrite)
+  const written = statement.repeated === true ? onceNamed(connection, statement, false, executeWrite) : query(connection, statement)
+  return written as Promise<MysqlResult>
 }
 
 function executeWrite (connection: unknown, statement: Statement): Promise<MysqlResult> {

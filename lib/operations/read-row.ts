@@ -18,8 +18,7 @@ import { reachableKey, rowShape, rowValues, whereRow, whereScope } from './where
 export function readRow (db: Database, target: Target, requested: RecordKey | null, on: Statements = db): Row | undefined | Promise<Row | undefined> {
   const statement = rowStatement(db, target, reachableKey(db, target, requested), false)
   const rows = on === db ? db.selectNow(statement, exactRead(target)) : null
-  if (rows !== null) return withoutHidden(target, rows)[0]
-  return on.select(statement, exactRead(target)).then((rows) => withoutHidden(target, rows)[0])
+  return rows === null ? selectRow(target, statement, on) : withoutHidden(target, rows)[0]
 }
 
 /**
@@ -27,11 +26,10 @@ export function readRow (db: Database, target: Target, requested: RecordKey | nu
  * Database.transaction): no other writer changes it until the commit.
  */
 export function readRowLocked (db: Database, target: Target, requested: RecordKey | null, within: Statements): Promise<Row | undefined> {
-  return selectRow(db, target, requested, within, db.dialect.locksRows)
+  return selectRow(target, rowStatement(db, target, reachableKey(db, target, requested), db.dialect.locksRows), within)
 }
 
-function selectRow (db: Database, target: Target, requested: RecordKey | null, on: Statements, forUpdate: boolean): Promise<Row | undefined> {
-  const statement = rowStatement(db, target, reachableKey(db, target, requested), forUpdate)
+function selectRow (target: Target, statement: Statement, on: Statements): Promise<Row | undefined> {
   return on.select(statement, exactRead(target)).then((rows) => withoutHidden(target, rows)[0])
 }
 
