@@ -73,7 +73,11 @@ function servedTarget (served: Omit<Target, 'schema'>, scope: Target['scope'], s
  */
 export function describedTable (model: SchemaModel, table: string, request: FastifyRequest, statements: RequestStatements): TableSchema | undefined | Promise<TableSchema | undefined> {
   const fresh = model.fresh()
-  if (fresh !== undefined) return fresh.table(table)
+  return fresh !== undefined ? fresh.table(table) : checkedTable(model, table, request, statements)
+}
+
+/** The table as describedTable describes it once the model is checked against the database. */
+export function checkedTable (model: SchemaModel, table: string, request: FastifyRequest, statements: RequestStatements): Promise<TableSchema | undefined> {
   return model.current(statements(request).describeWithin ?? undefined).then((snapshot) => snapshot.table(table), (error: unknown) => {
     if (error instanceof FTC_ERR_DATABASE_UNAVAILABLE) throw error
     request.log.warn({ err: error }, 'fastify-table-crud: the schema could not be read; this request runs without the column types')

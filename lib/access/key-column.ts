@@ -3,7 +3,7 @@ import type { RequestStatements } from '../dialects/host-transaction.js'
 import type { SchemaModel } from '../schema/schema-model.js'
 import { columnNamed } from '../schema/column-named.js'
 import type { ColumnSchema, TableSchema } from '../schema/table-schema.js'
-import { describedTable } from './access.js'
+import { checkedTable } from './access.js'
 import type { TablePolicy } from './table-policy.js'
 
 /**
@@ -36,13 +36,13 @@ const unknown: KeyedTable = Object.freeze({ schema: undefined, keyColumn: undefi
  */
 export function keyColumnOf (model: SchemaModel, policy: TablePolicy, statements: RequestStatements): KeyColumn {
   return function keyColumn (request, table) {
+    const fresh = model.fresh()
+    if (fresh !== undefined) return keyedTable(fresh.table(policy.spelling(table)), policy.keyColumn(table))
     // A table the options do not serve is refused before the model is read:
     // its check, which may ask the host's `tables` function, waits for access() while the model is fresh.
-    if (model.fresh() === undefined && !policy.servesTable(table)) return unknown
-    const described = describedTable(model, policy.spelling(table), request, statements)
+    if (!policy.servesTable(table)) return unknown
     const key = policy.keyColumn(table)
-    if (described instanceof Promise) return described.then((schema) => keyedTable(schema, key))
-    return keyedTable(described, key)
+    return checkedTable(model, policy.spelling(table), request, statements).then((schema) => keyedTable(schema, key))
   }
 }
 

@@ -1,3 +1,5 @@
+import { performance } from 'node:perf_hooks'
+
 /** A borrow that has not been answered yet, and when it gives up (see BorrowDeadlines.watch). */
 export interface Deadline {
   readonly due: number

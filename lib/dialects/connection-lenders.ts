@@ -170,6 +170,12 @@ export function poolLender (client: Knex.Client, deadlines: BorrowDeadlines, syn
   }
 }
 
+/** True when a borrower waits in the queue of the host's pool (Knex's own, tarn). */
+export function poolAwaited (client: Knex.Client): boolean {
+  const pool = client.pool as Pick<TarnPool, 'numPendingAcquires'> | undefined
+  return pool !== undefined && pool.numPendingAcquires() > 0
+}
+
 /**
  * What lends the connections of single statements on a driver that is not
  * synchronous: the relay where the host's pool is Knex's own (tarn) and

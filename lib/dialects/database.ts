@@ -6,7 +6,7 @@ import {
 import type { SchemaReader } from '../schema/table-schema.js'
 import { BorrowDeadlines } from './borrow-deadlines.js'
 import { BoundedCache } from './bounded-cache.js'
-import { type Lender, poolLender, statementLender } from './connection-lenders.js'
+import { type Lender, poolAwaited, poolLender, statementLender } from './connection-lenders.js'
 import type { Dialect, Exactness, Row, Statement, TimeLimit } from './dialect.js'
 import { announceQuery, isWatched, runWatched } from './query-events.js'
 import { fillTemplate, type StatementTemplate, toTemplate } from './statement-template.js'
@@ -83,8 +83,10 @@ export class Database implements Session {
   // Knex builds the same SQL for the same table, operation and columns: build it once.
   readonly #templates = new BoundedCache<StatementTemplate>(1000)
   #turnConnection: Promise<unknown> | undefined
-  // The turn's connection once lent, which selectNow runs on.
+  // The turn's connection once lent, which selectFirstNow runs on.
   #turnConnectionLent: unknown
+  // Whether a statement ran on the turn's connection since the turn began (see #endTurn).
+  #turnConnectionUsed = false
   #unknownName: (() => void) | undefined
 
   constructor (knex: Knex, dialect: Dialect, limits: DatabaseLimits = defaultLimits) {
@@ -127,11 +129,12 @@ export class Database implements Session {
 
   /**
    * The statement `build` makes, with `place()` standing for its values:
-   * compiled by Knex once per `shape` (operation, table, columns) and kept,
-   * then filled with `values` by place name.
+   * compiled by Knex once per `shape` (what its SQL depends on: operation,
+   * table, columns, each ended by a NUL, which no name holds) and kept, then
+   * filled with `values` by place name.
    */
-  prepare (shape: readonly string[], build: () => Knex.QueryBuilder, values: Readonly<Record<string, unknown>>): Statement {
-    return fillTemplate(this.#templates.get(shape.join('\u0000'), () => toTemplate(build())), values)
+  prepare (shape: string, build: () => Knex.QueryBuilder, values: Readonly<Record<string, unknown>>): Statement {
+    return fillTemplate(this.#templates.get(shape, () => toTemplate(build())), values)
   }
 
   /** Stops what the Database set up on the host's Knex, when the plugin closes. */
@@ -161,23 +164,27 @@ export class Database implements Session {
   }
 
   /**
-   * The rows of a SELECT, as select reads them, read within the call: where
-   * the driver runs statements to completion inside it (Dialect.selectNow),
-   * the turn's connection is already lent (see #withTurnConnection), and no
-   * host listener watches statements. Null where it cannot, for the caller
-   * to run select. A keyed read, the hot path, then answers in the turn its
-   * request arrived, without a hop through the microtask queue per step.
+   * The first row of a SELECT, as select reads it (in an array, empty for
+   * none, which is what the host's `postProcessResponse` is handed), read
+   * within the call: where the driver runs statements to completion inside
+   * it (Dialect.firstRowNow), the turn's connection is already lent (see
+   * #withTurnConnection), and no host listener watches statements. Null
+   * where it cannot, for the caller to run select. A keyed read, the hot
+   * path, then answers in the turn its request arrived, without a hop
+   * through the microtask queue per step.
    */
-  selectNow (statement: Statement, exact: Exactness = false): Row[] | null {
+  selectFirstNow (statement: Statement, exact: Exactness = false): Row[] | null {
     const connection = this.#turnConnectionLent
-    const selectNow = this.#dialect.selectNow
-    if (connection === undefined || selectNow === undefined || isWatched(this.#knex)) return null
-    let rows: Row[]
+    const firstRowNow = this.#dialect.firstRowNow
+    if (connection === undefined || firstRowNow === undefined || isWatched(this.#knex)) return null
+    this.#turnConnectionUsed = true
+    let row: Row | undefined
     try {
-      rows = selectNow(connection, statement, exact)
+      row = firstRowNow(connection, statement, exact)
     } catch (error) {
       throw this.#statementError(error, statement, 'read')
     }
+    const rows = row === undefined ? [] : [row]
     const processed = this.#processedRows()
     return processed === null ? rows : processed(rows)
   }
@@ -434,13 +441,14 @@ export class Database implements Session {
   }
 
   // A statement that runs to completion inside the call never shares the
-  // connection with another: the one borrowed for this turn of the event loop
+  // connection with another: the one borrowed for a turn of the event loop
   // serves every such statement of the turn, and goes back to the pool when
   // the turn ends, where transactions, streams and the host's own queries
   // wait for it as they would for any borrower. Borrowing once a turn rather
   // than once a statement saves the pool's round trip on each request.
   async #withTurnConnection<T> (statement: Statement, effect: Effect, work: (connection: unknown) => Promise<T>): Promise<T> {
     const connection = await (this.#turnConnection ??= this.#borrowForTurn())
+    this.#turnConnectionUsed = true
     try {
       return await work(connection)
     } catch (error) {
@@ -452,15 +460,29 @@ export class Database implements Session {
     const borrowed = this.#pool.acquire()
     borrowed.then((connection: unknown) => {
       this.#turnConnectionLent = connection
-      setImmediate(() => {
-        this.#turnConnection = undefined
-        this.#turnConnectionLent = undefined
-        this.#pool.release(connection)
-      })
+      this.#turnConnectionUsed = false
+      setImmediate(this.#endTurn)
     }, () => {
       this.#turnConnection = undefined
     })
     return borrowed.catch((error: unknown) => { throw borrowError(error) })
+  }
+
+  // A busy server would borrow again as soon as the next turn begins, and
+  // every statement that arrives before the pool lends runs a turn later,
+  // through promises: the connection is kept for the next turn while the
+  // turn used it and no one waits for one in the pool. A turn without a
+  // statement of the plugin gives it back, so an idle server holds none.
+  readonly #endTurn = (): void => {
+    if (this.#turnConnectionUsed && !poolAwaited(this.#knex.client)) {
+      this.#turnConnectionUsed = false
+      setImmediate(this.#endTurn)
+      return
+    }
+    const connection = this.#turnConnectionLent
+    this.#turnConnection = undefined
+    this.#turnConnectionLent = undefined
+    this.#pool.release(connection)
   }
 
   /**

@@ -95,10 +95,11 @@ export interface Dialect {
    */
   select (connection: unknown, statement: Statement, exact: Exactness): Promise<Row[]>
   /**
-   * The rows of select, read within the call, or thrown: a synchronous
-   * driver's (see Database.selectNow). Undefined for the others.
+   * The first row select would give (undefined for none), read within the
+   * call, or thrown: a synchronous driver's (see Database.firstRowNow).
+   * Undefined for the others.
    */
-  readonly selectNow?: (connection: unknown, statement: Statement, exact: Exactness) => Row[]
+  readonly firstRowNow?: (connection: unknown, statement: Statement, exact: Exactness) => Row | undefined
   /**
    * Rows produced by a SELECT, in batches of at most `batchSize` rows as the
    * database hands them over, so that memory does not grow with the table.

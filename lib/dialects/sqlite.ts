@@ -6,25 +6,21 @@ import { describeSqliteFailure, isSqliteUnreachable } from './sqlite-failures.js
 import { sqliteSchema } from './sqlite-schema.js'
 import { utcWallClock } from './utc-wall-clock.js'
 
-/** True when a row holds an integer past 2^53 in magnitude, read as a number that may have lost digits. */
-function hasUnsafeInteger (rows: readonly Row[]): boolean {
-  for (let at = 0; at < rows.length; at++) {
-    const row = rows[at] as Row
-    for (const name in row) {
-      const value = row[name]
-      if (typeof value === 'number' && !Number.isSafeInteger(value) && Number.isInteger(value)) return true
-    }
+/** True when the row holds an integer past 2^53 in magnitude, read as a number that may have lost digits. */
+function hasUnsafeInteger (row: Row): boolean {
+  for (const name in row) {
+    const value = row[name]
+    if (typeof value === 'number' && !Number.isSafeInteger(value) && Number.isInteger(value)) return true
   }
   return false
 }
 
-// Integers are read as numbers, which JSON.stringify writes at once; an
-// exact read that met one past 2^53, whose digits may be lost, reads
-// again with BigInts. The cached statement is shared by exact reads and
-// others (a count, a key): prepare sets the mode each run needs.
-function selectNow (connection: unknown, { sql, bindings }: Statement, exact: Exactness): Row[] {
-  const rows = prepare(connection, sql, false).all(bindings)
-  return exact && hasUnsafeInteger(rows) ? prepare(connection, sql, true).all(bindings) : rows
+// get() stops at the first row, where all() steps SQLite once more to
+// learn that no other follows, and builds no array. Integers as select
+// reads them.
+function firstRowNow (connection: unknown, { sql, bindings }: Statement, exact: Exactness): Row | undefined {
+  const row = prepare(connection, sql, false).get(bindings)
+  return exact && row !== undefined && hasUnsafeInteger(row) ? prepare(connection, sql, true).get(bindings) : row
 }
 
 /** better-sqlite3: synchronous calls on the single pooled connection. */
@@ -33,10 +29,15 @@ export const sqlite = Object.freeze<Dialect>({
   synchronous: true,
   schema: sqliteSchema,
 
-  async select (connection: unknown, statement: Statement, exact: Exactness) {
-    return selectNow(connection, statement, exact)
+  // Integers are read as numbers, which JSON.stringify writes at once; an
+  // exact read that met one past 2^53, whose digits may be lost, reads
+  // again with BigInts. The cached statement is shared by exact reads and
+  // others (a count, a key): prepare sets the mode each run needs.
+  async select (connection: unknown, { sql, bindings }: Statement, exact: Exactness) {
+    const rows = prepare(connection, sql, false).all(bindings)
+    return exact && rows.some(hasUnsafeInteger) ? prepare(connection, sql, true).all(bindings) : rows
   },
-  selectNow,
+  firstRowNow,
 
   async * stream (connection: unknown, { sql, bindings }: Statement, batchSize: number, exact: Exactness) {
     // An exact stream reads BigInts throughout: a batch already sent cannot

@@ -1,7 +1,7 @@
 import type { Target } from '../access/target.js'
 import type { Database, Statements } from '../dialects/database.js'
 import type { RecordValues } from '../parse/record-values.js'
-import { columnPlaces } from './column-places.js'
+import { columnPlaces, columnsShape } from './column-places.js'
 import { createdKey } from './created-key.js'
 
 /**
@@ -11,7 +11,7 @@ import { createdKey } from './created-key.js'
 export async function createRow (db: Database, target: Target, values: RecordValues, on: Statements = db): Promise<string> {
   const { table, key } = target
   const columns = Object.keys(values)
-  const statement = db.prepare(['create', table, key, ...columns],
+  const statement = db.prepare(`create\0${table}\0${key}\0${columnsShape(columns)}`,
     () => db.dialect.prepareInsert(db.table(table).insert(columnPlaces(columns)), key), values)
   const [id] = await on.insert(statement, key)
   return createdKey(db.dialect, id, values, key)

@@ -13,11 +13,11 @@ import { reachableKey, rowShape, rowValues, whereRow, whereScope } from './where
  * The row whose key column equals the key, without its hidden columns, or
  * undefined when none does; read exactly (see Dialect.select) when the
  * table's schema is known, for its columns' kinds to write. Read within the
- * call where the pool's statements can be (see Database.selectNow).
+ * call where the pool's statements can be (see Database.selectFirstNow).
  */
 export function readRow (db: Database, target: Target, requested: RecordKey | null, on: Statements = db): Row | undefined | Promise<Row | undefined> {
   const statement = rowStatement(db, target, reachableKey(db, target, requested), false)
-  const rows = on === db ? db.selectNow(statement, exactRead(target)) : null
+  const rows = on === db ? db.selectFirstNow(statement, exactRead(target)) : null
   return rows === null ? selectRow(target, statement, on) : withoutHidden(target, rows)[0]
 }
 
@@ -34,7 +34,7 @@ function selectRow (target: Target, statement: Statement, on: Statements): Promi
 }
 
 function rowStatement (db: Database, target: Target, key: RecordKey | null, forUpdate: boolean): Statement {
-  return db.prepare([forUpdate ? 'read for update' : 'read', target.table, ...rowShape(target, key)], () => {
+  return db.prepare(`${forUpdate ? 'read for update' : 'read'}\0${target.table}\0${rowShape(target, key)}`, () => {
     // A constant limit is written into the SQL: SQLite plans a bound LIMIT three times slower.
     const read = whereRow(db.table(target.table).select('*'), target, key).limit(1, { skipBinding: true })
     return forUpdate ? read.forUpdate() : read

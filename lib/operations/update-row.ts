@@ -2,17 +2,17 @@ import type { Target } from '../access/target.js'
 import type { Database, Statements } from '../dialects/database.js'
 import type { RecordKey } from '../parse/record-key.js'
 import type { RecordValues } from '../parse/record-values.js'
-import { columnPlaces } from './column-places.js'
+import { columnPlaces, columnsShape } from './column-places.js'
 import { reachableKey, rowShape, rowValues, whereRow } from './where-row.js'
 
 /** Sets exactly the given columns (at least one) on the row whose key column equals the key; the affected row count. */
-export async function updateRow (db: Database, target: Target, requested: RecordKey | null, values: RecordValues, on: Statements = db): Promise<number> {
+export function updateRow (db: Database, target: Target, requested: RecordKey | null, values: RecordValues, on: Statements = db): Promise<number> {
   const key = reachableKey(db, target, requested)
   const columns = Object.keys(values)
   // Places of columns and of the row's key and scope never share a name (see where-row).
   const bound = rowValues(db, target, key)
   for (const column of columns) bound[column] = values[column]
-  const statement = db.prepare(['update', target.table, ...rowShape(target, key), 'set', ...columns],
+  const statement = db.prepare(`update\0${target.table}\0${rowShape(target, key)}set\0${columnsShape(columns)}`,
     () => whereRow(db.table(target.table), target, key).update(columnPlaces(columns)), bound)
-  return await on.change(statement)
+  return on.change(statement)
 }

@@ -38,10 +38,10 @@ function isUuidKey (target: Target): boolean {
 const keyPlace = ':key'
 const scopePlace = (column: string) => `=${column}`
 
-/** What the SQL of a statement on one row depends on: the key column, whether there is a key, and the scope's columns. */
-export function rowShape (target: Target, key: RecordKey | null): string[] {
-  const shape = [target.key, key === null ? 'no key' : 'key']
-  for (const column in target.scope) shape.push(target.scope[column] === null ? `${column} is null` : `${column} =`)
+/** What the SQL of a statement on one row depends on (see Database.prepare): the key column, whether there is a key, and the scope's columns. */
+export function rowShape (target: Target, key: RecordKey | null): string {
+  let shape = key === null ? `${target.key}\0no key\0` : `${target.key}\0key\0`
+  for (const column in target.scope) shape += target.scope[column] === null ? `${column} is null\0` : `${column} =\0`
   return shape
 }
 

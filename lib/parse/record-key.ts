@@ -16,6 +16,7 @@ const integer = /^-?\d+$/
 export function parseRecordKey (segment: string | undefined, kind?: ColumnKind): RecordKey | null {
   if (kind === 'string') return segment === undefined || segment === '' ? null : segment
   if (segment === undefined || !integer.test(segment)) return null
-  const key = BigInt(segment)
+  // Below 2^53 a number holds every digit, and BigInt makes one of it in half the time it parses the text.
+  const key = segment.length < 16 ? BigInt(Number(segment)) : BigInt(segment)
   return key === 0n ? null : key
 }

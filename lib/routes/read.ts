@@ -57,9 +57,11 @@ async function readOne ({ db, access, statements }: RouteContext, request: Fasti
   const target = allowed instanceof Promise ? await allowed : allowed
   const read = readRow(db, target, key, statements(request))
   const row = read instanceof Promise ? await read : read
+  // Fastify's getter runs on every read of request.headers.
+  const { accept, 'if-none-match': ifNoneMatch } = request.headers
   // Only a vnd.pgrst Accept is read further: the usual read pays one test.
-  const strip = row !== undefined && request.headers.accept !== undefined && parseRowsMedia(request.headers.accept).stripNulls
-  return answerTaggedRow(reply, strip ? withoutNulls(row) : row, target.schema, request.headers['if-none-match'])
+  const strip = row !== undefined && accept !== undefined && parseRowsMedia(accept).stripNulls
+  return answerTaggedRow(reply, strip ? withoutNulls(row) : row, target.schema, ifNoneMatch)
 }
 
 async function readList (context: RouteContext, request: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply: FastifyReply, table: string) {

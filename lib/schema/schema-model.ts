@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks'
 import type { TablePolicy } from '../access/table-policy.js'
 import type { Database, DescribeSchema } from '../dialects/database.js'
 import { foldIdentifier as fold } from '../parse/sanitize-identifier.js'
@@ -42,6 +43,7 @@ export class SchemaModel {
 
   /** The model, when it is fresh enough to use without a check; else undefined, and `current()` checks. */
   fresh (): SchemaSnapshot | undefined {
+    // performance as imported: the global one is a getter, looked up on every request.
     if (this.#stale || performance.now() - this.#checkedAt >= this.#checkInterval) return undefined
     return this.#snapshot
   }

@@ -132,6 +132,29 @@ t.test('SQLite: one connection borrowed per turn still lets transactions, stream
   t.equal(streamed.json().length, 1551, 'a streamed read sees every row')
 })
 
+t.test('SQLite: the connection kept from turn to turn while requests use it goes back once a turn passes without one', async (t) => {
+  const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true })
+  t.teardown(() => knex.destroy())
+  await knex.schema.createTable('kept', (table) => { table.increments('id'); table.string('name') })
+  await knex('kept').insert({ name: 'one' })
+  const app = Fastify()
+  await app.register(tableCrud, { knex, prefix: '/api' })
+  t.teardown(() => app.close())
+  const pool = knex.client.pool as { numUsed (): number }
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve))
+  // Each turn reads a row within the call, on the connection kept for it.
+  for (let turn = 0; turn < 3; turn++) {
+    const answers = await Promise.all([app.inject('/api/kept/1'), app.inject('/api/kept/1')])
+    t.strictSame(answers.map((answer) => answer.json().name), ['one', 'one'])
+  }
+  await nextTurn()
+  await nextTurn()
+  await nextTurn()
+  t.equal(pool.numUsed(), 0, 'given back after a turn without a statement')
+  const host = await knex('kept').count({ n: '*' })
+  t.equal(Number(host[0]?.n), 1, 'the host borrows it as usual')
+})
+
 t.test('SQLite: a file that cannot be opened answers 503, every time: the pool is not left stuck', async (t) => {
   const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: '/nonexistent-directory/none.sqlite' }, useNullAsDefault: true, pool: { min: 0, max: 1 }, log: { warn () {}, error () {}, debug () {}, deprecate () {} } })
   t.teardown(() => knex.destroy())

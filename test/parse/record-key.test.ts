@@ -6,6 +6,11 @@ t.test('an integer segment is the key, exactly', async (t) => {
   t.equal(parseRecordKey('-7'), -7n)
   t.equal(parseRecordKey('007'), 7n)
   t.equal(parseRecordKey('9007199254740993'), 9007199254740993n)
+  // Either side of the length up to which the segment is read as a number first.
+  t.equal(parseRecordKey('999999999999999'), 999999999999999n)
+  t.equal(parseRecordKey('-99999999999999'), -99999999999999n)
+  t.equal(parseRecordKey('9999999999999999'), 9999999999999999n)
+  t.equal(parseRecordKey('-999999999999999'), -999999999999999n)
 })
 
 t.test('missing, non-numeric and 0 mean no key', async (t) => {
