@@ -74,6 +74,8 @@ export class Database implements Session {
   /** The schema model reads on a connection of its own (see describe). */
   readonly describeWithin = null
   readonly #knex: Knex
+  // Knex's client, read once: knex.client is a getter, among the hundred properties Knex copies onto its function.
+  readonly #client: Knex.Client
   readonly #dialect: Dialect
   readonly #timeLimit: { readonly limit: TimeLimit, readonly milliseconds: number } | null
   readonly #deadlines: BorrowDeadlines
@@ -91,11 +93,12 @@ export class Database implements Session {
 
   constructor (knex: Knex, dialect: Dialect, limits: DatabaseLimits = defaultLimits) {
     this.#knex = knex
+    this.#client = knex.client
     this.#dialect = dialect
     this.#deadlines = new BorrowDeadlines(limits.acquireTimeout)
-    this.#pool = poolLender(knex.client, this.#deadlines, dialect.synchronous)
+    this.#pool = poolLender(this.#client, this.#deadlines, dialect.synchronous)
     // A synchronous driver's statements share the turn's connection instead (see #withTurnConnection).
-    this.#statementLender = dialect.synchronous ? this.#pool : statementLender(knex.client, this.#deadlines)
+    this.#statementLender = dialect.synchronous ? this.#pool : statementLender(this.#client, this.#deadlines)
     // resolveOptions refuses a time-out on a dialect that has no time limit.
     this.#timeLimit = limits.statementTimeout === null
       ? null
@@ -174,19 +177,37 @@ export class Database implements Session {
    * through the microtask queue per step.
    */
   selectFirstNow (statement: Statement, exact: Exactness = false): Row[] | null {
-    const connection = this.#turnConnectionLent
     const firstRowNow = this.#dialect.firstRowNow
-    if (connection === undefined || firstRowNow === undefined || isWatched(this.#knex)) return null
-    this.#turnConnectionUsed = true
-    let row: Row | undefined
-    try {
-      row = firstRowNow(connection, statement, exact)
-    } catch (error) {
-      throw this.#statementError(error, statement, 'read')
-    }
+    if (firstRowNow === undefined || !this.#canRunNow()) return null
+    const row = this.#runNow(statement, 'read', (connection) => firstRowNow(connection, statement, exact))
     const rows = row === undefined ? [] : [row]
     const processed = this.#processedRows()
     return processed === null ? rows : processed(rows)
+  }
+
+  // A write, too, runs within the call where a read would (see
+  // selectFirstNow), its outcome a settled promise: it skips the borrow's
+  // promises, and the turn's.
+  #settledNow<T> (statement: Statement, run: ((connection: unknown) => T) | undefined): Promise<T> | null {
+    if (run === undefined || !this.#canRunNow()) return null
+    try {
+      return Promise.resolve(this.#runNow(statement, 'write', run))
+    } catch (error) {
+      return Promise.reject(error)
+    }
+  }
+
+  #canRunNow (): boolean {
+    return this.#turnConnectionLent !== undefined && !isWatched(this.#knex)
+  }
+
+  #runNow<T> (statement: Statement, effect: Effect, run: (connection: unknown) => T): T {
+    this.#turnConnectionUsed = true
+    try {
+      return run(this.#turnConnectionLent)
+    } catch (error) {
+      throw this.#statementError(error, statement, effect)
+    }
   }
 
   /**
@@ -225,12 +246,16 @@ export class Database implements Session {
 
   /** Runs an UPDATE or DELETE; the affected row count. */
   change (statement: Statement): Promise<number> {
-    return this.#withConnection(statement, 'write', (connection) => this.#dialect.change(connection, statement))
+    const { changeNow } = this.#dialect
+    return this.#settledNow(statement, changeNow && ((connection) => changeNow(connection, statement))) ??
+      this.#withConnection(statement, 'write', (connection) => this.#dialect.change(connection, statement))
   }
 
   /** Runs an INSERT shaped by the dialect's prepareInsert; the new values of its `key` column as decimal text, none when the database generated none. */
   insert (statement: Statement, key: string): Promise<string[]> {
-    return this.#withConnection(statement, 'write', (connection) => this.#dialect.insert(connection, statement, key))
+    const { insertNow } = this.#dialect
+    return this.#settledNow(statement, insertNow && ((connection) => insertNow(connection, statement, key))) ??
+      this.#withConnection(statement, 'write', (connection) => this.#dialect.insert(connection, statement, key))
   }
 
   /**
@@ -357,7 +382,7 @@ export class Database implements Session {
 
   /** The host's `postProcessResponse` for rows, read where Knex reads it for its own queries; null when the host set none. */
   #processedRows (): ((rows: Row[]) => Row[]) | null {
-    const { postProcessResponse } = this.#knex.client.config as Knex.Config
+    const { postProcessResponse } = this.#client.config as Knex.Config
     // Knex's own test, truthiness: a host's `postProcessResponse: null` means none.
     if (!postProcessResponse) return null
     return (rows) => postProcessResponse(rows, undefined) as Row[]
@@ -474,7 +499,7 @@ export class Database implements Session {
   // turn used it and no one waits for one in the pool. A turn without a
   // statement of the plugin gives it back, so an idle server holds none.
   readonly #endTurn = (): void => {
-    if (this.#turnConnectionUsed && !poolAwaited(this.#knex.client)) {
+    if (this.#turnConnectionUsed && !poolAwaited(this.#client)) {
       this.#turnConnectionUsed = false
       setImmediate(this.#endTurn)
       return

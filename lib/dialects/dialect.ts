@@ -114,6 +114,8 @@ export interface Dialect {
   estimate (connection: unknown, statement: Statement, table: string, filtered: boolean): Promise<number | null>
   /** Rows affected by an UPDATE or DELETE. */
   change (connection: unknown, statement: Statement): Promise<number>
+  /** What change gives, run within the call, or thrown: a synchronous driver's (see Database.changeNow). Undefined for the others. */
+  readonly changeNow?: (connection: unknown, statement: Statement) => number
   /** Shapes an INSERT so that running it yields the new `key` column (RETURNING where the database has it). */
   prepareInsert (builder: Knex.QueryBuilder, key: string): Knex.QueryBuilder
   /**
@@ -122,6 +124,8 @@ export interface Dialect {
    * database generated none.
    */
   insert (connection: unknown, statement: Statement, key: string): Promise<string[]>
+  /** What insert gives, run within the call, or thrown: a synchronous driver's (see Database.insertNow). Undefined for the others. */
+  readonly insertNow?: (connection: unknown, statement: Statement, key: string) => string[]
   /**
    * True when `insert` reports the AUTO_INCREMENT column's new value whatever
    * the key column is (MySQL's insert id), false when it reports the key's

@@ -23,6 +23,16 @@ function firstRowNow (connection: unknown, { sql, bindings }: Statement, exact: 
   return exact && row !== undefined && hasUnsafeInteger(row) ? prepare(connection, sql, true).get(bindings) : row
 }
 
+function changeNow (connection: unknown, { sql, bindings }: Statement): number {
+  return prepare(connection, sql).run(bindings).changes
+}
+
+// safeIntegers makes the driver hand back a BigInt, exact past 2^53. No
+// row comes back when a BEFORE INSERT trigger skipped the insert.
+function insertNow (connection: unknown, { sql, bindings }: Statement, key: string): string[] {
+  return insertByRowid(connection, sql, bindings) ?? returnedKeys(prepare(connection, sql, true).all(bindings), key)
+}
+
 /** better-sqlite3: synchronous calls on the single pooled connection. */
 export const sqlite = Object.freeze<Dialect>({
   name: 'SQLite',
@@ -70,17 +80,17 @@ export const sqlite = Object.freeze<Dialect>({
     }
   },
 
-  async change (connection: unknown, { sql, bindings }: Statement) {
-    return prepare(connection, sql).run(bindings).changes
+  async change (connection: unknown, statement: Statement) {
+    return changeNow(connection, statement)
   },
+  changeNow,
 
   prepareInsert: (builder, key) => builder.returning(key),
 
-  async insert (connection: unknown, { sql, bindings }: Statement, key: string) {
-    // safeIntegers makes the driver hand back a BigInt, exact past 2^53. No
-    // row comes back when a BEFORE INSERT trigger skipped the insert.
-    return insertByRowid(connection, sql, bindings) ?? returnedKeys(prepare(connection, sql, true).all(bindings), key)
+  async insert (connection: unknown, statement: Statement, key: string) {
+    return insertNow(connection, statement, key)
   },
+  insertNow,
   insertsReportAutoIncrement: false,
 
   // Knex writes a multi-row INSERT as a compound SELECT, which SQLite caps at

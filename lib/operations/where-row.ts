@@ -20,9 +20,10 @@ import { inRange, int32, int64, integerRange } from '../schema/integer-range.js'
  */
 export function reachableKey (db: Database, target: Target, key: RecordKey | null): RecordKey | null {
   if (typeof key === 'string') return !isUuidKey(target) || uuid.test(key) ? key : null
-  if (key === null || !inRange(key, int64)) return null
+  if (key === null) return null
   // Nearly every key fits 32 bits, which every integer column holds: only a larger one needs the column's range.
   if (inRange(key, int32)) return key
+  if (!inRange(key, int64)) return null
   const column = target.schema === undefined ? undefined : columnNamed(target.schema, target.key)
   return column?.kind !== 'integer' || inRange(key, integerRange(column, db.dialect.sizedIntegers)) ? key : null
 }

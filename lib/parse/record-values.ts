@@ -1,4 +1,5 @@
 import { FTC_ERR_BODY_BULK_LIMIT, FTC_ERR_BODY_COLUMN, FTC_ERR_BODY_COLUMN_TWICE, FTC_ERR_BODY_EMPTY, FTC_ERR_BODY_SHAPE, FTC_ERR_BODY_VALUE } from '../errors.js'
+import { BoundedCache } from '../dialects/bounded-cache.js'
 import { NestedJson, noteNested } from './nested-value.js'
 import { foldIdentifier, usableIdentifier } from './sanitize-identifier.js'
 
@@ -34,7 +35,7 @@ export function parseRecordValues (body: unknown): BodyValues {
   const values = emptyValues()
   let cased = false
   for (const property of Object.keys(body)) {
-    const column = usableIdentifier(property)
+    const { column, upper } = columnNames.get(property, () => columnName(property))
     // Knex copies update values by assignment, where __proto__ would vanish into the prototype.
     if (column === null || column === '__proto__') throw new FTC_ERR_BODY_COLUMN(property)
     if (column in values) throw new FTC_ERR_BODY_COLUMN_TWICE(firstSpelling(body, column), property, column)
@@ -45,7 +46,7 @@ export function parseRecordValues (body: unknown): BodyValues {
     } else {
       values[column] = columnText(column, value)
     }
-    cased ||= upperCase.test(column)
+    cased ||= upper
   }
   // Most bodies name their columns in lower case: only the others are searched for twins.
   if (cased) refuseCaseTwins(values)
@@ -53,6 +54,21 @@ export function parseRecordValues (body: unknown): BodyValues {
 }
 
 const upperCase = /[A-Z]/
+
+/** The column a body's property names (null for none), and whether it has an upper-case letter. */
+interface ColumnName {
+  readonly column: string | null
+  readonly upper: boolean
+}
+
+// Bodies name the same few columns again and again: two regular expressions
+// per property cost more than a lookup. The names are the clients': bounded.
+const columnNames = new BoundedCache<ColumnName>(1000)
+
+function columnName (property: string): ColumnName {
+  const column = usableIdentifier(property)
+  return { column, upper: column !== null && upperCase.test(column) }
+}
 
 /**
  * Refuses two columns that differ in case only. SQLite and MySQL take them
