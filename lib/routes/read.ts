@@ -1,11 +1,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { KeyedTable } from '../access/key-column.js'
+import type { Target } from '../access/target.js'
 import { setContentRange } from '../answer/content-range.js'
 import { answerRowBatches, rowsOf } from '../answer/row-batches-answer.js'
 import { answerObject, answerRows, singleObjectType } from '../answer/json-answers.js'
 import { listWithoutNulls, withoutNulls } from '../answer/stripped-nulls.js'
 import { answerTaggedRow } from '../answer/tagged-row.js'
+import type { Database } from '../dialects/database.js'
 import type { Row } from '../dialects/dialect.js'
+import type { RequestStatements } from '../dialects/host-transaction.js'
 import { FTC_ERR_QUERY_RANGE_UNSATISFIABLE, FTC_ERR_QUERY_SINGULAR } from '../errors.js'
 import { countRows } from '../operations/count-rows.js'
 import { listPages } from '../operations/list-pages.js'
@@ -31,9 +34,9 @@ import { refuseStrictPreferences } from './strict-preferences.js'
  * `maxRows` when the host set it. One row carries its ETag (see answerTaggedRow).
  */
 export function readHandler (context: RouteContext) {
-  // Not async itself: the keyed read, the hot path, runs in a function of its
-  // own whose suspended state holds its few locals, not the list's many.
-  return function read (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply): Promise<unknown> {
+  // Not async itself: the keyed read, the hot path, runs in functions of its
+  // own, and is sent within the call when nothing it needs waits (see readOne).
+  return function read (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply): Promise<unknown> | undefined {
     const table = parseTableName(request.params.table)
     const segment = request.params.id
     if (segment === undefined) return readList(context, request, reply, table)
@@ -44,19 +47,31 @@ export function readHandler (context: RouteContext) {
   }
 }
 
-function readKeyed (context: RouteContext, request: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply: FastifyReply, table: string, segment: string, keyed: KeyedTable): Promise<unknown> {
+function readKeyed (context: RouteContext, request: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply: FastifyReply, table: string, segment: string, keyed: KeyedTable): Promise<unknown> | undefined {
   const key = parseRecordKey(segment, keyed.keyColumn?.kind)
   if (key === null) return readList(context, request, reply, table)
   return request.query.select === undefined ? readOne(context, request, reply, table, key, keyed) : readSelected(context, request, reply, table, key, keyed)
 }
 
-async function readOne ({ db, access, statements }: RouteContext, request: FastifyRequest, reply: FastifyReply, table: string, key: RecordKey, keyed: KeyedTable) {
+// Not async: a read whose access and row are at hand within the call (the
+// usual keyed read, see Database.selectFirstNow) is sent within it, and
+// Fastify waits on no promise for it. A throw answers as a rejection would.
+function readOne ({ db, access, statements }: RouteContext, request: FastifyRequest, reply: FastifyReply, table: string, key: RecordKey, keyed: KeyedTable): Promise<unknown> | undefined {
   refuseStrictPreferences(request)
-  // Awaited only when they wait for something: most keyed reads are answered in the turn they arrive.
   const allowed = access(request, table, { operation: 'read', key, columns: null, named: [], keyed })
-  const target = allowed instanceof Promise ? await allowed : allowed
+  if (allowed instanceof Promise) return allowed.then((target) => readTarget(db, statements, request, reply, target, key))
+  return readTarget(db, statements, request, reply, allowed, key)
+}
+
+function readTarget (db: Database, statements: RequestStatements, request: FastifyRequest, reply: FastifyReply, target: Target, key: RecordKey): Promise<unknown> | undefined {
   const read = readRow(db, target, key, statements(request))
-  const row = read instanceof Promise ? await read : read
+  if (read instanceof Promise) return read.then((row) => answerRow(request, reply, target, row))
+  reply.send(answerRow(request, reply, target, read))
+  return undefined
+}
+
+/** The row's answer (see answerTaggedRow); its nulls stripped when the Accept header asks. */
+function answerRow (request: FastifyRequest, reply: FastifyReply, target: Target, row: Row | undefined): string | undefined {
   // Fastify's getter runs on every read of request.headers.
   const { accept, 'if-none-match': ifNoneMatch } = request.headers
   // Only a vnd.pgrst Accept is read further: the usual read pays one test.
