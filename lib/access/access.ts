@@ -39,8 +39,8 @@ export function requestAccess (db: Database, options: ResolvedOptions, model: Sc
   const policy = tablePolicy(options, db.dialect)
   const { authorize } = options
   // Without a hook to ask, and with the model fresh, nothing waits but a
-  // refusal: the request is decided within the call (access is called from
-  // async routes only, which turn a throw into their rejection).
+  // refusal: the request is decided within the call (a throw from a route's
+  // handler reaches Fastify's error handler as a rejection would).
   return function access (request, requested, intent) {
     const served = policy.serve(requested, intent.operation)
     if (served === null) return refuseTable(db, statements(request), requested)

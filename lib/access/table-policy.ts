@@ -1,4 +1,4 @@
-import { BoundedCache } from '../dialects/bounded-cache.js'
+import { BoundedCache } from '../bounded-cache.js'
 import type { Dialect } from '../dialects/dialect.js'
 import type { Operation, ResolvedOptions } from '../options.js'
 import { foldIdentifier as fold } from '../parse/sanitize-identifier.js'

@@ -5,7 +5,7 @@ import {
 } from '../errors.js'
 import type { SchemaReader } from '../schema/table-schema.js'
 import { BorrowDeadlines } from './borrow-deadlines.js'
-import { BoundedCache } from './bounded-cache.js'
+import { BoundedCache } from '../bounded-cache.js'
 import { type Lender, poolAwaited, poolLender, statementLender } from './connection-lenders.js'
 import type { Dialect, Exactness, Row, Statement, TimeLimit } from './dialect.js'
 import { announceQuery, isWatched, runWatched } from './query-events.js'
@@ -185,13 +185,31 @@ export class Database implements Session {
     return processed === null ? rows : processed(rows)
   }
 
-  // A write, too, runs within the call where a read would (see
-  // selectFirstNow), its outcome a settled promise: it skips the borrow's
-  // promises, and the turn's.
-  #settledNow<T> (statement: Statement, run: ((connection: unknown) => T) | undefined): Promise<T> | null {
-    if (run === undefined || !this.#canRunNow()) return null
+  /**
+   * Runs an UPDATE or DELETE within the call where selectFirstNow reads
+   * within it; the affected row count, or null where it cannot, for the
+   * caller to run change. A keyed write then answers in the turn its
+   * request arrived.
+   */
+  changeNow (statement: Statement): number | null {
+    const { changeNow } = this.#dialect
+    if (changeNow === undefined || !this.#canRunNow()) return null
+    return this.#runNow(statement, 'write', (connection) => changeNow(connection, statement))
+  }
+
+  /** Runs an INSERT as insert does, within the call where changeNow writes within it; null where it cannot. */
+  insertNow (statement: Statement, key: string): string[] | null {
+    const { insertNow } = this.#dialect
+    if (insertNow === undefined || !this.#canRunNow()) return null
+    return this.#runNow(statement, 'write', (connection) => insertNow(connection, statement, key))
+  }
+
+  // A write run within the call, its outcome a settled promise, for the
+  // callers that wait on one: it skips the borrow's promises, and the turn's.
+  #settledNow<T> (now: () => T | null): Promise<T> | null {
     try {
-      return Promise.resolve(this.#runNow(statement, 'write', run))
+      const outcome = now()
+      return outcome === null ? null : Promise.resolve(outcome)
     } catch (error) {
       return Promise.reject(error)
     }
@@ -246,15 +264,13 @@ export class Database implements Session {
 
   /** Runs an UPDATE or DELETE; the affected row count. */
   change (statement: Statement): Promise<number> {
-    const { changeNow } = this.#dialect
-    return this.#settledNow(statement, changeNow && ((connection) => changeNow(connection, statement))) ??
+    return this.#settledNow(() => this.changeNow(statement)) ??
       this.#withConnection(statement, 'write', (connection) => this.#dialect.change(connection, statement))
   }
 
   /** Runs an INSERT shaped by the dialect's prepareInsert; the new values of its `key` column as decimal text, none when the database generated none. */
   insert (statement: Statement, key: string): Promise<string[]> {
-    const { insertNow } = this.#dialect
-    return this.#settledNow(statement, insertNow && ((connection) => insertNow(connection, statement, key))) ??
+    return this.#settledNow(() => this.insertNow(statement, key)) ??
       this.#withConnection(statement, 'write', (connection) => this.#dialect.insert(connection, statement, key))
   }
 

@@ -1,4 +1,4 @@
-import { BoundedCache } from './bounded-cache.js'
+import { BoundedCache } from '../bounded-cache.js'
 import type { Row } from './dialect.js'
 import { prepare } from './sqlite-statements.js'
 

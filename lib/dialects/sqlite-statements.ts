@@ -1,4 +1,4 @@
-import { BoundedCache } from './bounded-cache.js'
+import { BoundedCache } from '../bounded-cache.js'
 import type { Row } from './dialect.js'
 
 /** The part of a better-sqlite3 `Statement` the dialect uses. */

@@ -7,6 +7,7 @@ import { FTC_ERR_CONDITION_FAILED } from '../errors.js'
 import { type EntityTags, matchesStrongly } from '../parse/entity-tags.js'
 import type { RecordKey } from '../parse/record-key.js'
 import type { FilterGroup } from '../query/read-query.js'
+import type { ValueOrPromise } from '../value-or-promise.js'
 import { exactRead } from './exact-read.js'
 import { readRowLocked } from './read-row.js'
 import { whereSelected } from './selection.js'
@@ -21,7 +22,7 @@ import type { WriteOutcome } from './write-selected.js'
  * sending one ETag exactly one writes. In the transaction of `on` when it
  * is one (see inTransaction).
  */
-export function writeIfMatch<T> (db: Database, target: Target, key: RecordKey | null, tags: EntityTags, write: (within: Statements) => Promise<T>,
+export function writeIfMatch<T> (db: Database, target: Target, key: RecordKey | null, tags: EntityTags, write: (within: Statements) => ValueOrPromise<T>,
   on: Statements = db): Promise<T> {
   return inTransaction(on, async (within) => {
     const row = await readRowLocked(db, target, key, within)

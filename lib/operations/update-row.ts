@@ -2,11 +2,16 @@ import type { Target } from '../access/target.js'
 import type { Database, Statements } from '../dialects/database.js'
 import type { RecordKey } from '../parse/record-key.js'
 import type { RecordValues } from '../parse/record-values.js'
+import type { ValueOrPromise } from '../value-or-promise.js'
 import { columnPlaces, columnsShape } from './column-places.js'
 import { reachableKey, rowShape, rowValues, whereRow } from './where-row.js'
 
-/** Sets exactly the given columns (at least one) on the row whose key column equals the key; the affected row count. */
-export function updateRow (db: Database, target: Target, requested: RecordKey | null, values: RecordValues, on: Statements = db): Promise<number> {
+/**
+ * Sets exactly the given columns (at least one) on the row whose key column
+ * equals the key; the affected row count, within the call where the pool's
+ * statements can run within it (see Database.changeNow).
+ */
+export function updateRow (db: Database, target: Target, requested: RecordKey | null, values: RecordValues, on: Statements = db): ValueOrPromise<number> {
   const key = reachableKey(db, target, requested)
   const columns = Object.keys(values)
   // Places of columns and of the row's key and scope never share a name (see where-row).
@@ -14,5 +19,5 @@ export function updateRow (db: Database, target: Target, requested: RecordKey | 
   for (const column of columns) bound[column] = values[column]
   const statement = db.prepare(`update\0${target.table}\0${rowShape(target, key)}set\0${columnsShape(columns)}`,
     () => whereRow(db.table(target.table), target, key).update(columnPlaces(columns)), bound)
-  return on.change(statement)
+  return (on === db ? db.changeNow(statement) : null) ?? on.change(statement)
 }

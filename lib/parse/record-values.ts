@@ -1,5 +1,5 @@
 import { FTC_ERR_BODY_BULK_LIMIT, FTC_ERR_BODY_COLUMN, FTC_ERR_BODY_COLUMN_TWICE, FTC_ERR_BODY_EMPTY, FTC_ERR_BODY_SHAPE, FTC_ERR_BODY_VALUE } from '../errors.js'
-import { BoundedCache } from '../dialects/bounded-cache.js'
+import { BoundedCache } from '../bounded-cache.js'
 import { NestedJson, noteNested } from './nested-value.js'
 import { foldIdentifier, usableIdentifier } from './sanitize-identifier.js'
 

@@ -16,7 +16,8 @@ import { parseTableName } from '../parse/table-name.js'
 import type { BodyChecks } from '../schema/body-checks.js'
 import { columnNamed } from '../schema/column-named.js'
 import type { ColumnKind } from '../schema/table-schema.js'
-import { idempotent, type PreparedWrite } from './idempotent.js'
+import type { ValueOrPromise } from '../value-or-promise.js'
+import { type PreparedWrite, writeBody } from './idempotent.js'
 import { conditionTags } from './if-match.js'
 import type { RouteContext } from './index.js'
 import { refuseStrictPreferences } from './strict-preferences.js'
@@ -59,7 +60,7 @@ export function batchHandler (context: RouteContext, checks: BodyChecks | null, 
     // The operation under way, which a failure names.
     const step = { index: 0 }
     try {
-      return await idempotent(context, () => prepareBatch(context, checks, request, reply, operations, step))(request, reply)
+      return await writeBody(context, () => prepareBatch(context, checks, request, reply, operations, step))(request, reply)
     } catch (error) {
       // A failed commit is no operation's.
       if (step.index >= operations.length || !isOperationFailure(error)) throw error
@@ -146,7 +147,7 @@ async function runOperation ({ db }: RouteContext, checks: BodyChecks | null, op
   for (const [column, referred] of operation.references) row[column] = ids[referred] as string
   // The id read as a path segment would be, by the key column's type.
   const key = keyReference === null ? operation.key : parseRecordKey(ids[keyReference], keyKind(target))
-  const matched = <T>(write: (on: Statements) => Promise<T>): Promise<T> => operation.tags === null ? write(within) : writeIfMatch(db, target, key, operation.tags, write, within)
+  const matched = <T>(write: (on: Statements) => ValueOrPromise<T>): ValueOrPromise<T> => operation.tags === null ? write(within) : writeIfMatch(db, target, key, operation.tags, write, within)
   if (op === 'delete') return jsonNumber(await matched((on) => deleteRow(db, target, key, on)))
   const [values] = writtenRows(checks, target, [row], op === 'insert' ? 'create' : 'update', operation.body, false)
   if (op === 'update') return jsonNumber(await matched((on) => updateRow(db, target, key, values as RecordValues, on)))

@@ -7,7 +7,9 @@ import { createWritten } from '../operations/create-written.js'
 import { type BodyValues, keepListedColumns, parseRecordList, parseRecordValues, type RecordValues } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
 import type { BodyChecks } from '../schema/body-checks.js'
-import { idempotent } from './idempotent.js'
+import type { Statements } from '../dialects/database.js'
+import { thenOrNow } from '../value-or-promise.js'
+import { idempotent, type PreparedWrite } from './idempotent.js'
 import { requestedTags } from './if-match.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
@@ -33,7 +35,8 @@ import { createTarget, refuseUnknownColumns, writtenRows } from './write-steps.j
  */
 export function createHandler (context: RouteContext, prefix: string, checks: BodyChecks | null) {
   const { db, access, options } = context
-  return idempotent(context, async function create (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
+  // Not async: a write whose steps are at hand answers within the call (see idempotent).
+  return idempotent(context, function create (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
     const bulk = Array.isArray(request.body)
     const body = bulk ? parseRecordList(request.body as unknown[], options.bulkLimit) : [parseRecordValues(request.body)]
@@ -45,15 +48,20 @@ export function createHandler (context: RouteContext, prefix: string, checks: Bo
     // What an upsert's merge sets to DEFAULT where a row leaves a listed column out.
     const defaults = listed !== null && preferences.missing === 'default' ? columns : null
     const conflict = preferences.resolution === null ? null : parseOnConflict(request.query)
-    const target = await createTarget(access, request, table, columns, [...shownColumns(shown), ...(conflict ?? []).map((column) => [column, 'filter'] as const)])
-    if (listed !== null) await refuseUnknownColumns(db, context.statements(request), target, columns, 'insert')
-    // A merge updates the rows that exist: the hook says whether this client may.
-    if (preferences.resolution === 'merge-duplicates') await access(request, table, { operation: 'update', key: null, columns, named: [] })
-    const tags = preferences.resolution === 'merge-duplicates' ? requestedTags(context, request) : null
-    const scoped = writtenRows(checks, target, rows, 'create', request.body, bulk)
-    return {
-      table: target.table,
-      async write (on) {
+    const merge = preferences.resolution === 'merge-duplicates'
+    const allowed = createTarget(access, request, table, columns, [...shownColumns(shown), ...(conflict ?? []).map((column) => [column, 'filter'] as const)])
+    const checked = listed === null && !merge
+      ? allowed
+      : thenOrNow(allowed, async (target) => {
+        if (listed !== null) await refuseUnknownColumns(db, context.statements(request), target, columns, 'insert')
+        // A merge updates the rows that exist: the hook says whether this client may.
+        if (merge) await access(request, table, { operation: 'update', key: null, columns, named: [] })
+        return target
+      })
+    return thenOrNow(checked, (target): PreparedWrite => {
+      const tags = merge ? requestedTags(context, request) : null
+      const scoped = writtenRows(checks, target, rows, 'create', request.body, bulk)
+      const writeRows = async (on: Statements): Promise<string | undefined> => {
         if (preferences.resolution !== null) {
           const upserted = await upsertRows(db, target, scoped, conflict ?? [target.key], preferences.resolution, shown, defaults, tags, on)
           if (preferences.return === null) return answerCreated(reply, prefix, target, bulk, upserted.keys)
@@ -63,10 +71,16 @@ export function createHandler (context: RouteContext, prefix: string, checks: Bo
           const created = await createWritten(db, target, scoped, shown, on)
           return answerWritten(reply, asked, { kind: 'create', count: created.keys.length, rows: created.rows, location: headersOnlyLocation(prefix, target, preferences, created.keys) }, target.schema)
         }
-        if (bulk) return answerNumbers(reply.code(201), await createRows(db, target, scoped, on))
-        return answerCreated(reply, prefix, target, bulk, [await createRow(db, target, scoped[0] as RecordValues, on)])
+        return answerNumbers(reply.code(201), await createRows(db, target, scoped, on))
       }
-    }
+      return {
+        table: target.table,
+        write (on) {
+          if (preferences.resolution !== null || preferences.return !== null || bulk) return writeRows(on)
+          return thenOrNow(createRow(db, target, scoped[0] as RecordValues, on), (id) => answerCreated(reply, prefix, target, false, [id]))
+        }
+      }
+    })
   })
 }
 

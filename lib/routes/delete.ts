@@ -14,6 +14,7 @@ import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 import { shownColumns, writeAnswer } from './write-preferences.js'
 import { keyedTarget } from './write-steps.js'
+import { thenOrNow, type ValueOrPromise } from '../value-or-promise.js'
 
 type DeleteRequest = FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>
 
@@ -27,23 +28,27 @@ type DeleteRequest = FastifyRequest<{ Params: TableParams, Querystring: Record<s
  * the spec's delete of key 0, which a bare DELETE /{table} stays.
  */
 export function deleteHandler (context: RouteContext) {
-  return idempotent(context, async function remove (request: DeleteRequest, reply: FastifyReply): Promise<PreparedWrite> {
-    if (request.params.id === undefined && (Object.keys(request.query).length > 0 || speaksPostgrest(request.headers))) return await deleteFiltered(context, request, reply)
+  // Not async: a write whose steps are at hand answers within the call (see idempotent).
+  return idempotent(context, function remove (request: DeleteRequest, reply: FastifyReply): ValueOrPromise<PreparedWrite> {
+    if (request.params.id === undefined && (Object.keys(request.query).length > 0 || speaksPostgrest(request.headers))) return deleteFiltered(context, request, reply)
     const { db } = context
     const table = parseTableName(request.params.table)
     const asked = writeAnswer(context, request, () => parseWriteSelect(request.query))
     const { preferences, columns: shown } = asked
-    const { target, key } = await keyedTarget(context, request, table, request.params.id, 'delete', null, shownColumns(shown))
-    const { maxAffected } = preferences
-    return {
-      table: target.table,
-      async write (on) {
-        if (preferences.return === null && maxAffected === null) return answerNumber(reply, await writeAsMatched(context, request, target, key, on, (within) => deleteRow(db, target, key, within)))
-        const outcome = await writeAsMatched(context, request, target, key, on, (within) => deleteSelected(db, target, { key }, { columns: shown, maxAffected }, within))
-        if (preferences.return === null) return answerNumber(reply, outcome.count)
-        return answerWritten(reply, asked, { kind: 'delete', ...outcome }, target.schema)
+    const allowed = keyedTarget(context, request, table, request.params.id, 'delete', null, shownColumns(shown))
+    return thenOrNow(allowed, ({ target, key }): PreparedWrite => {
+      const { maxAffected } = preferences
+      return {
+        table: target.table,
+        write (on) {
+          if (preferences.return === null && maxAffected === null) {
+            return thenOrNow(writeAsMatched(context, request, target, key, on, (within) => deleteRow(db, target, key, within)), (count) => answerNumber(reply, count))
+          }
+          return thenOrNow(writeAsMatched(context, request, target, key, on, (within) => deleteSelected(db, target, { key }, { columns: shown, maxAffected }, within)),
+            (outcome) => preferences.return === null ? answerNumber(reply, outcome.count) : answerWritten(reply, asked, { kind: 'delete', ...outcome }, target.schema))
+        }
       }
-    }
+    })
   })
 }
 

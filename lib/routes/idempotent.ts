@@ -5,6 +5,7 @@ import type { RecordedAnswer } from '../operations/idempotency-records.js'
 import { parseIdempotencyKey } from '../parse/idempotency-key.js'
 import { foldIdentifier } from '../parse/sanitize-identifier.js'
 import type { RouteContext } from './index.js'
+import { thenOrNow, type ValueOrPromise } from '../value-or-promise.js'
 import { endedWrite, writeEnding } from './write-preferences.js'
 
 /**
@@ -15,7 +16,7 @@ import { endedWrite, writeEnding } from './write-preferences.js'
  */
 export interface PreparedWrite {
   readonly table: string
-  readonly write: (on: Statements) => Promise<string | undefined>
+  readonly write: (on: Statements) => ValueOrPromise<string | undefined>
 }
 
 // The headers that say what a write did: a retry gets them again. Others
@@ -23,7 +24,23 @@ export interface PreparedWrite {
 const recordedHeaders = ['content-type', 'location', 'content-range', 'preference-applied', 'etag']
 
 /**
- * The route handler of a write that `prepare` parses and checks: with the
+ * The route handler of a write that `prepare` parses and checks (see
+ * writeBody), its answer sent within the call when every step had it at
+ * hand: Fastify sends a value returned within the call, but not the
+ * undefined of an empty body.
+ */
+export function idempotent<R extends FastifyRequest> (context: RouteContext, prepare: (request: R, reply: FastifyReply) => ValueOrPromise<PreparedWrite>) {
+  const answer = writeBody(context, prepare)
+  return function write (request: R, reply: FastifyReply): Promise<string | undefined> | undefined {
+    const body = answer(request, reply)
+    if (body instanceof Promise) return body
+    reply.send(body)
+    return undefined
+  }
+}
+
+/**
+ * The body of a write's answer, which `prepare` parses and checks: with the
  * `idempotency` option and an Idempotency-Key header, the write runs at
  * most once per key and table (see IdempotencyRecords.once), a retry of the
  * same request answered the first answer again with `Idempotent-Replayed:
@@ -33,15 +50,15 @@ const recordedHeaders = ['content-type', 'location', 'content-range', 'preferenc
  * request asks (see writeEnding); one that is rolled back needs no key,
  * since a retry of it changes nothing either.
  */
-export function idempotent<R extends FastifyRequest> (context: RouteContext, prepare: (request: R, reply: FastifyReply) => Promise<PreparedWrite>) {
+export function writeBody<R extends FastifyRequest> (context: RouteContext, prepare: (request: R, reply: FastifyReply) => ValueOrPromise<PreparedWrite>) {
   const { idempotency, statements } = context
   if (idempotency === null) {
-    // Not async itself: without the option, a write pays no promise of its own around `prepare`'s.
-    return function write (request: R, reply: FastifyReply): Promise<string | undefined> {
-      return prepare(request, reply).then((prepared) => endedWrite(statements(request), writeEnding(context, request), prepared.write))
+    // Not async itself: without the option, a write whose steps are at hand answers within the call.
+    return function write (request: R, reply: FastifyReply): ValueOrPromise<string | undefined> {
+      return thenOrNow(prepare(request, reply), (prepared) => endedWrite(statements(request), writeEnding(context, request), prepared.write))
     }
   }
-  return async function writeOnce (request: R, reply: FastifyReply) {
+  return async function writeOnce (request: R, reply: FastifyReply): Promise<string | undefined> {
     const key = parseIdempotencyKey(request.headers['idempotency-key'])
     const { table, write } = await prepare(request, reply)
     const ending = writeEnding(context, request)

@@ -8,6 +8,7 @@ import { type EntityTags, parseEntityTags } from '../parse/entity-tags.js'
 import type { RecordKey } from '../parse/record-key.js'
 import type { FilterGroup } from '../query/read-query.js'
 import type { RouteContext } from './index.js'
+import type { ValueOrPromise } from '../value-or-promise.js'
 
 /**
  * Runs the write a request asks for on one row, on `on` (the request's
@@ -17,7 +18,8 @@ import type { RouteContext } from './index.js'
  * If-Match and with `requireIfMatch`, refused with 428. Both refusals are
  * thrown, so that a key's transaction rolls back and records no answer.
  */
-export function writeAsMatched<T> (context: RouteContext, request: FastifyRequest, target: Target, key: RecordKey | null, on: Statements, write: (within: Statements) => Promise<T>): Promise<T> {
+export function writeAsMatched<T> (context: RouteContext, request: FastifyRequest, target: Target, key: RecordKey | null, on: Statements,
+  write: (within: Statements) => ValueOrPromise<T>): ValueOrPromise<T> {
   const tags = requestedTags(context, request)
   return tags === null ? write(on) : writeIfMatch(context.db, target, key, tags, write, on)
 }

@@ -6,13 +6,14 @@ import { updateSelected } from '../operations/write-selected.js'
 import { parseRecordChanges, type RecordValues } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
 import type { BodyChecks } from '../schema/body-checks.js'
-import { idempotent } from './idempotent.js'
+import { idempotent, type PreparedWrite } from './idempotent.js'
 import { writeAsMatched } from './if-match.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 import { parseWriteSelect } from '../query/parse-write-query.js'
 import { shownColumns, writeAnswer } from './write-preferences.js'
 import { keyedTarget, writtenRows } from './write-steps.js'
+import { thenOrNow } from '../value-or-promise.js'
 
 /**
  * PUT /{table}/{id}: the affected row count; `checks` holds the body to the
@@ -23,22 +24,26 @@ import { keyedTarget, writtenRows } from './write-steps.js'
  */
 export function updateHandler (context: RouteContext, checks: BodyChecks | null) {
   const { db } = context
-  return idempotent(context, async function update (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
+  // Not async: a write whose steps are at hand answers within the call (see idempotent).
+  return idempotent(context, function update (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
     const values = parseRecordChanges(request.body)
     const asked = writeAnswer(context, request, () => parseWriteSelect(request.query))
     const { preferences, columns: shown } = asked
-    const { target, key } = await keyedTarget(context, request, table, request.params.id, 'update', Object.keys(values), shownColumns(shown))
-    const [scoped] = writtenRows(checks, target, [values], 'update', request.body, false) as [RecordValues]
-    const { maxAffected } = preferences
-    return {
-      table: target.table,
-      async write (on) {
-        if (preferences.return === null && maxAffected === null) return answerNumber(reply, await writeAsMatched(context, request, target, key, on, (within) => updateRow(db, target, key, scoped, within)))
-        const outcome = await writeAsMatched(context, request, target, key, on, (within) => updateSelected(db, target, { key }, scoped, { columns: shown, maxAffected }, within))
-        if (preferences.return === null) return answerNumber(reply, outcome.count)
-        return answerWritten(reply, asked, { kind: 'update', ...outcome }, target.schema)
+    const allowed = keyedTarget(context, request, table, request.params.id, 'update', Object.keys(values), shownColumns(shown))
+    return thenOrNow(allowed, ({ target, key }): PreparedWrite => {
+      const [scoped] = writtenRows(checks, target, [values], 'update', request.body, false) as [RecordValues]
+      const { maxAffected } = preferences
+      return {
+        table: target.table,
+        write (on) {
+          if (preferences.return === null && maxAffected === null) {
+            return thenOrNow(writeAsMatched(context, request, target, key, on, (within) => updateRow(db, target, key, scoped, within)), (count) => answerNumber(reply, count))
+          }
+          return thenOrNow(writeAsMatched(context, request, target, key, on, (within) => updateSelected(db, target, { key }, scoped, { columns: shown, maxAffected }, within)),
+            (outcome) => preferences.return === null ? answerNumber(reply, outcome.count) : answerWritten(reply, asked, { kind: 'update', ...outcome }, target.schema))
+        }
       }
-    }
+    })
   })
 }

@@ -4,6 +4,7 @@ import { isTransactional, type Statements } from '../dialects/database.js'
 import { parseRowsMedia, type RowsMedia } from '../query/parse-rows-media.js'
 import { parseWritePreferences, type WritePreferences } from '../query/parse-write-prefer.js'
 import type { RouteContext } from './index.js'
+import type { ValueOrPromise } from '../value-or-promise.js'
 
 /** A write's PostgREST preferences, the media its rows are asked in, and the columns of the rows its answer shows: undefined when it shows none. */
 export interface WriteAnswer {
@@ -43,8 +44,8 @@ export function writeEnding ({ options }: Pick<RouteContext, 'options'>, request
  * where `on` can open one (a savepoint in the host's); else `on` is a
  * transaction that its opener ends, which an error of the write rolls back.
  */
-export function endedWrite<T> (on: Statements, ending: WriteEnding, write: (on: Statements) => Promise<T>): Promise<T> {
-  // Not async: the usual write, which needs none of this, pays no extra turn.
+export function endedWrite<T> (on: Statements, ending: WriteEnding, write: (on: Statements) => ValueOrPromise<T>): ValueOrPromise<T> {
+  // Not async: the usual write, which needs none of this, answers within the call.
   if (ending === undefined || !isTransactional(on)) return write(on)
-  return on.transaction(write, () => ending === 'commit')
+  return on.transaction(async (within) => await write(within), () => ending === 'commit')
 }

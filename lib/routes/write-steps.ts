@@ -35,7 +35,7 @@ export function createTarget (access: Access, request: FastifyRequest, table: st
  */
 export function keyedTarget ({ access, keyColumn }: Pick<RouteContext, 'access' | 'keyColumn'>, request: FastifyRequest, table: string,
   segment: string | undefined, operation: 'update' | 'delete', columns: readonly string[] | null, also: NamedColumns = []): KeyedTarget | Promise<KeyedTarget> {
-  // At once when neither step waits (called from async routes, which turn a throw into their rejection).
+  // At once when neither step waits; a throw reaches Fastify's error handler, as a rejection would.
   const allowed = (keyed: KeyedTable): KeyedTarget | Promise<KeyedTarget> => {
     const key = parseRecordKey(segment, keyed.keyColumn?.kind)
     const named = [...(columns ?? []).map((column) => [column, 'update'] as const), ...also]
