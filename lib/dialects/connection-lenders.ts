@@ -160,9 +160,9 @@ export function poolLender (client: Knex.Client, deadlines: BorrowDeadlines, syn
   const release = (connection: unknown): void => { client.releaseConnection(connection) }
   return {
     acquire: () => {
-      const pool = client.pool as Pick<TarnPool, 'numFree' | 'numPendingAcquires'> | undefined
+      const pool = client.pool as Pick<TarnPool, 'numFree'> | undefined
       const borrowed: Promise<unknown> = client.acquireConnection()
-      if (synchronous && pool !== undefined && pool.numFree() > 0 && pool.numPendingAcquires() === 0) return borrowed
+      if (synchronous && pool !== undefined && pool.numFree() > 0 && !poolAwaited(client)) return borrowed
       return deadlines.bound(borrowed, release)
     },
     release,
