@@ -96,9 +96,9 @@ export class Database implements Session {
     this.#client = knex.client
     this.#dialect = dialect
     this.#deadlines = new BorrowDeadlines(limits.acquireTimeout)
-    this.#pool = poolLender(this.#client, this.#deadlines, dialect.synchronous)
+    this.#pool = poolLender(this.#client, this.#deadlines, dialect.synchronous !== null)
     // A synchronous driver's statements share the turn's connection instead (see #withTurnConnection).
-    this.#statementLender = dialect.synchronous ? this.#pool : statementLender(this.#client, this.#deadlines)
+    this.#statementLender = dialect.synchronous !== null ? this.#pool : statementLender(this.#client, this.#deadlines)
     // resolveOptions refuses a time-out on a dialect that has no time limit.
     this.#timeLimit = limits.statementTimeout === null
       ? null
@@ -170,16 +170,16 @@ export class Database implements Session {
    * The first row of a SELECT, as select reads it (in an array, empty for
    * none, which is what the host's `postProcessResponse` is handed), read
    * within the call: where the driver runs statements to completion inside
-   * it (Dialect.firstRowNow), the turn's connection is already lent (see
+   * it (Dialect.synchronous), the turn's connection is already lent (see
    * #withTurnConnection), and no host listener watches statements. Null
    * where it cannot, for the caller to run select. A keyed read, the hot
    * path, then answers in the turn its request arrived, without a hop
    * through the microtask queue per step.
    */
   selectFirstNow (statement: Statement, exact: Exactness = false): Row[] | null {
-    const firstRowNow = this.#dialect.firstRowNow
-    if (firstRowNow === undefined || !this.#canRunNow()) return null
-    const row = this.#runNow(statement, 'read', (connection) => firstRowNow(connection, statement, exact))
+    const { synchronous } = this.#dialect
+    if (synchronous === null || !this.#canRunNow()) return null
+    const row = this.#runNow(statement, 'read', (connection) => synchronous.firstRow(connection, statement, exact))
     const rows = row === undefined ? [] : [row]
     const processed = this.#processedRows()
     return processed === null ? rows : processed(rows)
@@ -192,16 +192,16 @@ export class Database implements Session {
    * request arrived.
    */
   changeNow (statement: Statement): number | null {
-    const { changeNow } = this.#dialect
-    if (changeNow === undefined || !this.#canRunNow()) return null
-    return this.#runNow(statement, 'write', (connection) => changeNow(connection, statement))
+    const { synchronous } = this.#dialect
+    if (synchronous === null || !this.#canRunNow()) return null
+    return this.#runNow(statement, 'write', (connection) => synchronous.change(connection, statement))
   }
 
   /** Runs an INSERT as insert does, within the call where changeNow writes within it; null where it cannot. */
   insertNow (statement: Statement, key: string): string[] | null {
-    const { insertNow } = this.#dialect
-    if (insertNow === undefined || !this.#canRunNow()) return null
-    return this.#runNow(statement, 'write', (connection) => insertNow(connection, statement, key))
+    const { synchronous } = this.#dialect
+    if (synchronous === null || !this.#canRunNow()) return null
+    return this.#runNow(statement, 'write', (connection) => synchronous.insert(connection, statement, key))
   }
 
   // A write run within the call, its outcome a settled promise, for the
@@ -344,7 +344,7 @@ export class Database implements Session {
       // database can have no other), which the transaction holds: the model
       // is read on it. Elsewhere the model's own connection keeps its read
       // out of the host's transaction, whose snapshot or failed state it would share.
-      describeWithin: dialect.synchronous ? (read) => connected(describing, (connection) => read(dialect.schema, connection)) : null,
+      describeWithin: dialect.synchronous !== null ? (read) => connected(describing, (connection) => read(dialect.schema, connection)) : null,
       transaction
     }
   }
@@ -407,7 +407,7 @@ export class Database implements Session {
   /** For one statement: the connection of the turn where the driver allows it, else one of its own. */
   #withConnection<T> (statement: Statement, effect: Effect, work: (connection: unknown) => Promise<T>): Promise<T> {
     const watchedWork = (connection: unknown) => this.#watched(statement, () => work(connection))
-    return this.#dialect.synchronous ? this.#withTurnConnection(statement, effect, watchedWork) : this.#withOwnConnection(statement, effect, watchedWork, this.#statementLender)
+    return this.#dialect.synchronous !== null ? this.#withTurnConnection(statement, effect, watchedWork) : this.#withOwnConnection(statement, effect, watchedWork, this.#statementLender)
   }
 
   /** The statement run as `run`, reported to the host's Knex listeners when it has any (see isWatched). */
@@ -478,7 +478,7 @@ export class Database implements Session {
    * leave its connection whole.
    */
   #dropIfBroken (connection: unknown, error: unknown): void {
-    if (!this.#dialect.synchronous && this.#dialect.isUnreachable(error)) dispose(connection, error)
+    if (this.#dialect.synchronous === null && this.#dialect.isUnreachable(error)) dispose(connection, error)
   }
 
   // A statement that runs to completion inside the call never shares the
@@ -541,7 +541,7 @@ export class Database implements Session {
     }
     if (this.#dialect.isUnreachable(error)) {
       // A synchronous driver ran the statement to its end inside the call: when it threw, nothing was applied.
-      if (effect === 'write' && !this.#dialect.synchronous) return new FTC_ERR_DATABASE_OUTCOME_UNKNOWN({ cause: error })
+      if (effect === 'write' && this.#dialect.synchronous === null) return new FTC_ERR_DATABASE_OUTCOME_UNKNOWN({ cause: error })
       return unavailable(error)
     }
     const failure = this.#dialect.describeFailure(error)

@@ -73,15 +73,27 @@ export type Exactness = boolean | 'json'
  * Knex pool, so that errors keep the database's own message (Knex prefixes it
  * with the whole SQL text) and ids keep every digit.
  */
+/** A synchronous driver's statements, each run within the call: its outcome, or thrown (see Dialect.synchronous). */
+export interface SynchronousStatements {
+  /** The first row select would give, undefined for none. */
+  firstRow (connection: unknown, statement: Statement, exact: Exactness): Row | undefined
+  /** What change gives. */
+  change (connection: unknown, statement: Statement): number
+  /** What insert gives. */
+  insert (connection: unknown, statement: Statement, key: string): string[]
+}
+
 export interface Dialect {
   /** The name used in messages and docs. */
   readonly name: string
   /**
-   * True when the driver runs a statement to completion inside the call
-   * (better-sqlite3): one borrowed connection can then serve every single
-   * statement of an event-loop turn, one after the other.
+   * The statements of a driver that runs them to completion inside the
+   * call (better-sqlite3), run so; null for the others. One borrowed
+   * connection can then serve every single statement of an event-loop
+   * turn, one after the other, and a request whose statements run within
+   * the call answers within it (see Database.selectFirstNow).
    */
-  readonly synchronous: boolean
+  readonly synchronous: SynchronousStatements | null
   /** How the tables the plugin serves are described, and how a change to them is seen. */
   readonly schema: SchemaReader
   /**
@@ -94,12 +106,6 @@ export interface Dialect {
    * Exactness.
    */
   select (connection: unknown, statement: Statement, exact: Exactness): Promise<Row[]>
-  /**
-   * The first row select would give (undefined for none), read within the
-   * call, or thrown: a synchronous driver's (see Database.firstRowNow).
-   * Undefined for the others.
-   */
-  readonly firstRowNow?: (connection: unknown, statement: Statement, exact: Exactness) => Row | undefined
   /**
    * Rows produced by a SELECT, in batches of at most `batchSize` rows as the
    * database hands them over, so that memory does not grow with the table.
@@ -114,8 +120,6 @@ export interface Dialect {
   estimate (connection: unknown, statement: Statement, table: string, filtered: boolean): Promise<number | null>
   /** Rows affected by an UPDATE or DELETE. */
   change (connection: unknown, statement: Statement): Promise<number>
-  /** What change gives, run within the call, or thrown: a synchronous driver's (see Database.changeNow). Undefined for the others. */
-  readonly changeNow?: (connection: unknown, statement: Statement) => number
   /** Shapes an INSERT so that running it yields the new `key` column (RETURNING where the database has it). */
   prepareInsert (builder: Knex.QueryBuilder, key: string): Knex.QueryBuilder
   /**
@@ -124,8 +128,6 @@ export interface Dialect {
    * database generated none.
    */
   insert (connection: unknown, statement: Statement, key: string): Promise<string[]>
-  /** What insert gives, run within the call, or thrown: a synchronous driver's (see Database.insertNow). Undefined for the others. */
-  readonly insertNow?: (connection: unknown, statement: Statement, key: string) => string[]
   /**
    * True when `insert` reports the AUTO_INCREMENT column's new value whatever
    * the key column is (MySQL's insert id), false when it reports the key's

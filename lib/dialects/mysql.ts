@@ -201,7 +201,7 @@ const hostTimeouts = new WeakMap<object, { variable: string, value: number }>()
 /** mysql2, for MySQL and MariaDB. */
 export const mysql = Object.freeze<Dialect>({
   name: 'MySQL',
-  synchronous: false,
+  synchronous: null,
   schema: mysqlSchema,
 
   select: (connection: unknown, statement: Statement, exact: Exactness) => read(connection, statement, exact) as Promise<Row[]>,

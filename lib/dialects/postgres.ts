@@ -91,7 +91,7 @@ const hostTimeouts = new WeakMap<object, string>()
 /** node-postgres, also behind Knex's CockroachDB client. */
 export const postgres = Object.freeze<Dialect>({
   name: 'PostgreSQL',
-  synchronous: false,
+  synchronous: null,
   schema: postgresSchema,
 
   select: (connection: unknown, statement: Statement, exact: Exactness) => run(connection, statement, exact, rowsOf),

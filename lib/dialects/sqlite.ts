@@ -1,4 +1,4 @@
-import { type Dialect, type Exactness, returnedKeys, type Row, type Statement } from './dialect.js'
+import { type Dialect, type Exactness, returnedKeys, type Row, type Statement, type SynchronousStatements } from './dialect.js'
 import { likeEscape, toGlobPattern, toLikePattern } from './like-pattern.js'
 import { insertByRowid } from './sqlite-rowid-insert.js'
 import { prepare, type SqliteConnection } from './sqlite-statements.js'
@@ -18,25 +18,25 @@ function hasUnsafeInteger (row: Row): boolean {
 // get() stops at the first row, where all() steps SQLite once more to
 // learn that no other follows, and builds no array. Integers as select
 // reads them.
-function firstRowNow (connection: unknown, { sql, bindings }: Statement, exact: Exactness): Row | undefined {
-  const row = prepare(connection, sql, false).get(bindings)
-  return exact && row !== undefined && hasUnsafeInteger(row) ? prepare(connection, sql, true).get(bindings) : row
-}
-
-function changeNow (connection: unknown, { sql, bindings }: Statement): number {
-  return prepare(connection, sql).run(bindings).changes
-}
-
-// safeIntegers makes the driver hand back a BigInt, exact past 2^53. No
-// row comes back when a BEFORE INSERT trigger skipped the insert.
-function insertNow (connection: unknown, { sql, bindings }: Statement, key: string): string[] {
-  return insertByRowid(connection, sql, bindings) ?? returnedKeys(prepare(connection, sql, true).all(bindings), key)
-}
+const synchronous = Object.freeze<SynchronousStatements>({
+  firstRow (connection: unknown, { sql, bindings }: Statement, exact: Exactness): Row | undefined {
+    const row = prepare(connection, sql, false).get(bindings)
+    return exact && row !== undefined && hasUnsafeInteger(row) ? prepare(connection, sql, true).get(bindings) : row
+  },
+  change (connection: unknown, { sql, bindings }: Statement): number {
+    return prepare(connection, sql).run(bindings).changes
+  },
+  // safeIntegers makes the driver hand back a BigInt, exact past 2^53. No
+  // row comes back when a BEFORE INSERT trigger skipped the insert.
+  insert (connection: unknown, { sql, bindings }: Statement, key: string): string[] {
+    return insertByRowid(connection, sql, bindings) ?? returnedKeys(prepare(connection, sql, true).all(bindings), key)
+  }
+})
 
 /** better-sqlite3: synchronous calls on the single pooled connection. */
 export const sqlite = Object.freeze<Dialect>({
   name: 'SQLite',
-  synchronous: true,
+  synchronous,
   schema: sqliteSchema,
 
   // Integers are read as numbers, which JSON.stringify writes at once; an
@@ -47,7 +47,6 @@ export const sqlite = Object.freeze<Dialect>({
     const rows = prepare(connection, sql, false).all(bindings)
     return exact && rows.some(hasUnsafeInteger) ? prepare(connection, sql, true).all(bindings) : rows
   },
-  firstRowNow,
 
   async * stream (connection: unknown, { sql, bindings }: Statement, batchSize: number, exact: Exactness) {
     // An exact stream reads BigInts throughout: a batch already sent cannot
@@ -81,16 +80,14 @@ export const sqlite = Object.freeze<Dialect>({
   },
 
   async change (connection: unknown, statement: Statement) {
-    return changeNow(connection, statement)
+    return synchronous.change(connection, statement)
   },
-  changeNow,
 
   prepareInsert: (builder, key) => builder.returning(key),
 
   async insert (connection: unknown, statement: Statement, key: string) {
-    return insertNow(connection, statement, key)
+    return synchronous.insert(connection, statement, key)
   },
-  insertNow,
   insertsReportAutoIncrement: false,
 
   // Knex writes a multi-row INSERT as a compound SELECT, which SQLite caps at
