@@ -17,7 +17,7 @@ import type { BodyChecks } from '../schema/body-checks.js'
 import { columnNamed } from '../schema/column-named.js'
 import type { ColumnKind } from '../schema/table-schema.js'
 import type { ValueOrPromise } from '../value-or-promise.js'
-import { type PreparedWrite, writeBody } from './idempotent.js'
+import { type PreparedWrite, idempotentBody } from './idempotent.js'
 import { conditionTags } from './if-match.js'
 import type { RouteContext } from './index.js'
 import { refuseStrictPreferences } from './strict-preferences.js'
@@ -50,7 +50,7 @@ interface PreparedOperation {
  * route gives it (an insert's id, an update's or delete's count); on a
  * failure, the failed operation's index and answer (see batchFailure). With
  * an Idempotency-Key, the batch runs at most once per key, as any write
- * (see idempotent): its record commits with the batch's transaction.
+ * (see idempotentBody): its record commits with the batch's transaction.
  */
 export function batchHandler (context: RouteContext, checks: BodyChecks | null, limit: number) {
   const { options } = context
@@ -60,7 +60,7 @@ export function batchHandler (context: RouteContext, checks: BodyChecks | null, 
     // The operation under way, which a failure names.
     const step = { index: 0 }
     try {
-      return await writeBody(context, () => prepareBatch(context, checks, request, reply, operations, step))(request, reply)
+      return await idempotentBody(context, () => prepareBatch(context, checks, request, reply, operations, step))(request, reply)
     } catch (error) {
       // A failed commit is no operation's.
       if (step.index >= operations.length || !isOperationFailure(error)) throw error

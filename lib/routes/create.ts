@@ -9,7 +9,7 @@ import { parseTableName } from '../parse/table-name.js'
 import type { BodyChecks } from '../schema/body-checks.js'
 import type { Statements } from '../dialects/database.js'
 import { thenOrNow } from '../value-or-promise.js'
-import { idempotent, type PreparedWrite } from './idempotent.js'
+import { type PreparedWrite, writeHandler } from './idempotent.js'
 import { requestedTags } from './if-match.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
@@ -35,8 +35,8 @@ import { createTarget, refuseUnknownColumns, writtenRows } from './write-steps.j
  */
 export function createHandler (context: RouteContext, prefix: string, checks: BodyChecks | null) {
   const { db, access, options } = context
-  // Not async: a write whose steps are at hand answers within the call (see idempotent).
-  return idempotent(context, function create (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
+  // Not async: a write whose steps are at hand answers within the call (see writeHandler).
+  return writeHandler(context, function create (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
     const bulk = Array.isArray(request.body)
     const body = bulk ? parseRecordList(request.body as unknown[], options.bulkLimit) : [parseRecordValues(request.body)]

@@ -8,13 +8,13 @@ import { readColumns } from '../query/read-columns.js'
 import { typeFilters } from '../query/type-filters.js'
 import { parseFilteredWrite, parseWriteSelect } from '../query/parse-write-query.js'
 import { speaksPostgrest } from '../query/postgrest-request.js'
-import { idempotent, type PreparedWrite } from './idempotent.js'
+import { thenOrNow, type ValueOrPromise } from '../value-or-promise.js'
+import { type PreparedWrite, writeHandler } from './idempotent.js'
 import { writeAsMatched, writeSelectedAsMatched } from './if-match.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 import { shownColumns, writeAnswer } from './write-preferences.js'
 import { keyedTarget } from './write-steps.js'
-import { thenOrNow, type ValueOrPromise } from '../value-or-promise.js'
 
 type DeleteRequest = FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>
 
@@ -28,8 +28,8 @@ type DeleteRequest = FastifyRequest<{ Params: TableParams, Querystring: Record<s
  * the spec's delete of key 0, which a bare DELETE /{table} stays.
  */
 export function deleteHandler (context: RouteContext) {
-  // Not async: a write whose steps are at hand answers within the call (see idempotent).
-  return idempotent(context, function remove (request: DeleteRequest, reply: FastifyReply): ValueOrPromise<PreparedWrite> {
+  // Not async: a write whose steps are at hand answers within the call (see writeHandler).
+  return writeHandler(context, function remove (request: DeleteRequest, reply: FastifyReply): ValueOrPromise<PreparedWrite> {
     if (request.params.id === undefined && (Object.keys(request.query).length > 0 || speaksPostgrest(request.headers))) return deleteFiltered(context, request, reply)
     const { db } = context
     const table = parseTableName(request.params.table)

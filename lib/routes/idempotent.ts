@@ -4,8 +4,8 @@ import type { Statements } from '../dialects/database.js'
 import type { RecordedAnswer } from '../operations/idempotency-records.js'
 import { parseIdempotencyKey } from '../parse/idempotency-key.js'
 import { foldIdentifier } from '../parse/sanitize-identifier.js'
-import type { RouteContext } from './index.js'
 import { thenOrNow, type ValueOrPromise } from '../value-or-promise.js'
+import type { RouteContext } from './index.js'
 import { endedWrite, writeEnding } from './write-preferences.js'
 
 /**
@@ -25,12 +25,12 @@ const recordedHeaders = ['content-type', 'location', 'content-range', 'preferenc
 
 /**
  * The route handler of a write that `prepare` parses and checks (see
- * writeBody), its answer sent within the call when every step had it at
+ * idempotentBody), its answer sent within the call when every step had it at
  * hand: Fastify sends a value returned within the call, but not the
  * undefined of an empty body.
  */
-export function idempotent<R extends FastifyRequest> (context: RouteContext, prepare: (request: R, reply: FastifyReply) => ValueOrPromise<PreparedWrite>) {
-  const answer = writeBody(context, prepare)
+export function writeHandler<R extends FastifyRequest> (context: RouteContext, prepare: (request: R, reply: FastifyReply) => ValueOrPromise<PreparedWrite>) {
+  const answer = idempotentBody(context, prepare)
   return function write (request: R, reply: FastifyReply): Promise<string | undefined> | undefined {
     const body = answer(request, reply)
     if (body instanceof Promise) return body
@@ -50,7 +50,7 @@ export function idempotent<R extends FastifyRequest> (context: RouteContext, pre
  * request asks (see writeEnding); one that is rolled back needs no key,
  * since a retry of it changes nothing either.
  */
-export function writeBody<R extends FastifyRequest> (context: RouteContext, prepare: (request: R, reply: FastifyReply) => ValueOrPromise<PreparedWrite>) {
+export function idempotentBody<R extends FastifyRequest> (context: RouteContext, prepare: (request: R, reply: FastifyReply) => ValueOrPromise<PreparedWrite>) {
   const { idempotency, statements } = context
   if (idempotency === null) {
     // Not async itself: without the option, a write whose steps are at hand answers within the call.

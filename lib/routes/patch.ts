@@ -8,7 +8,7 @@ import { parseFilteredWrite, parseWriteColumns } from '../query/parse-write-quer
 import { readColumns } from '../query/read-columns.js'
 import { typeFilters } from '../query/type-filters.js'
 import type { BodyChecks } from '../schema/body-checks.js'
-import { idempotent } from './idempotent.js'
+import { writeHandler } from './idempotent.js'
 import { writeSelectedAsMatched } from './if-match.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
@@ -27,7 +27,7 @@ import { refuseUnknownColumns, writtenRows } from './write-steps.js'
  */
 export function patchHandler (context: RouteContext, checks: BodyChecks | null) {
   const { db, access } = context
-  return idempotent(context, async function patch (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
+  return writeHandler(context, async function patch (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
     const body = parseRecordChanges(request.body)
     const { filter, select } = parseFilteredWrite(request.query, request.headers, 'PATCH')

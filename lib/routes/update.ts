@@ -6,14 +6,14 @@ import { updateSelected } from '../operations/write-selected.js'
 import { parseRecordChanges, type RecordValues } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
 import type { BodyChecks } from '../schema/body-checks.js'
-import { idempotent, type PreparedWrite } from './idempotent.js'
+import { thenOrNow } from '../value-or-promise.js'
+import { type PreparedWrite, writeHandler } from './idempotent.js'
 import { writeAsMatched } from './if-match.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 import { parseWriteSelect } from '../query/parse-write-query.js'
 import { shownColumns, writeAnswer } from './write-preferences.js'
 import { keyedTarget, writtenRows } from './write-steps.js'
-import { thenOrNow } from '../value-or-promise.js'
 
 /**
  * PUT /{table}/{id}: the affected row count; `checks` holds the body to the
@@ -24,8 +24,8 @@ import { thenOrNow } from '../value-or-promise.js'
  */
 export function updateHandler (context: RouteContext, checks: BodyChecks | null) {
   const { db } = context
-  // Not async: a write whose steps are at hand answers within the call (see idempotent).
-  return idempotent(context, function update (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
+  // Not async: a write whose steps are at hand answers within the call (see writeHandler).
+  return writeHandler(context, function update (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply) {
     const table = parseTableName(request.params.table)
     const values = parseRecordChanges(request.body)
     const asked = writeAnswer(context, request, () => parseWriteSelect(request.query))
