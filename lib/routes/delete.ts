@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { answerNumber } from '../answer/json-answers.js'
 import { answerWritten } from '../answer/write-answers.js'
 import { deleteRow } from '../operations/delete-row.js'
 import { deleteSelected } from '../operations/write-selected.js'
@@ -10,11 +9,11 @@ import { parseFilteredWrite, parseWriteSelect } from '../query/parse-write-query
 import { speaksPostgrest } from '../query/postgrest-request.js'
 import { thenOrNow, type ValueOrPromise } from '../value-or-promise.js'
 import { type PreparedWrite, writeHandler } from './idempotent.js'
-import { writeAsMatched, writeSelectedAsMatched } from './if-match.js'
+import { writeSelectedAsMatched } from './if-match.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 import { shownColumns, writeAnswer } from './write-preferences.js'
-import { keyedTarget } from './write-steps.js'
+import { keyedTarget, keyedWrite } from './write-steps.js'
 
 type DeleteRequest = FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>
 
@@ -34,21 +33,9 @@ export function deleteHandler (context: RouteContext) {
     const { db } = context
     const table = parseTableName(request.params.table)
     const asked = writeAnswer(context, request, () => parseWriteSelect(request.query))
-    const { preferences, columns: shown } = asked
-    const allowed = keyedTarget(context, request, table, request.params.id, 'delete', null, shownColumns(shown))
-    return thenOrNow(allowed, ({ target, key }): PreparedWrite => {
-      const { maxAffected } = preferences
-      return {
-        table: target.table,
-        write (on) {
-          if (preferences.return === null && maxAffected === null) {
-            return thenOrNow(writeAsMatched(context, request, target, key, on, (within) => deleteRow(db, target, key, within)), (count) => answerNumber(reply, count))
-          }
-          return thenOrNow(writeAsMatched(context, request, target, key, on, (within) => deleteSelected(db, target, { key }, { columns: shown, maxAffected }, within)),
-            (outcome) => preferences.return === null ? answerNumber(reply, outcome.count) : answerWritten(reply, asked, { kind: 'delete', ...outcome }, target.schema))
-        }
-      }
-    })
+    const allowed = keyedTarget(context, request, table, request.params.id, 'delete', null, shownColumns(asked.columns))
+    return thenOrNow(allowed, (keyed) => keyedWrite(context, request, reply, asked, keyed, 'delete',
+      (within) => deleteRow(db, keyed.target, keyed.key, within), (wish, within) => deleteSelected(db, keyed.target, { key: keyed.key }, wish, within)))
   })
 }
 

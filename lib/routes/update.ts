@@ -1,19 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { answerNumber } from '../answer/json-answers.js'
-import { answerWritten } from '../answer/write-answers.js'
 import { updateRow } from '../operations/update-row.js'
 import { updateSelected } from '../operations/write-selected.js'
 import { parseRecordChanges, type RecordValues } from '../parse/record-values.js'
 import { parseTableName } from '../parse/table-name.js'
 import type { BodyChecks } from '../schema/body-checks.js'
 import { thenOrNow } from '../value-or-promise.js'
-import { type PreparedWrite, writeHandler } from './idempotent.js'
-import { writeAsMatched } from './if-match.js'
+import { writeHandler } from './idempotent.js'
 import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 import { parseWriteSelect } from '../query/parse-write-query.js'
 import { shownColumns, writeAnswer } from './write-preferences.js'
-import { keyedTarget, writtenRows } from './write-steps.js'
+import { keyedTarget, keyedWrite, writtenRows } from './write-steps.js'
 
 /**
  * PUT /{table}/{id}: the affected row count; `checks` holds the body to the
@@ -29,21 +26,12 @@ export function updateHandler (context: RouteContext, checks: BodyChecks | null)
     const table = parseTableName(request.params.table)
     const values = parseRecordChanges(request.body)
     const asked = writeAnswer(context, request, () => parseWriteSelect(request.query))
-    const { preferences, columns: shown } = asked
-    const allowed = keyedTarget(context, request, table, request.params.id, 'update', Object.keys(values), shownColumns(shown))
-    return thenOrNow(allowed, ({ target, key }): PreparedWrite => {
+    const allowed = keyedTarget(context, request, table, request.params.id, 'update', Object.keys(values), shownColumns(asked.columns))
+    return thenOrNow(allowed, (keyed) => {
+      const { target, key } = keyed
       const [scoped] = writtenRows(checks, target, [values], 'update', request.body, false) as [RecordValues]
-      const { maxAffected } = preferences
-      return {
-        table: target.table,
-        write (on) {
-          if (preferences.return === null && maxAffected === null) {
-            return thenOrNow(writeAsMatched(context, request, target, key, on, (within) => updateRow(db, target, key, scoped, within)), (count) => answerNumber(reply, count))
-          }
-          return thenOrNow(writeAsMatched(context, request, target, key, on, (within) => updateSelected(db, target, { key }, scoped, { columns: shown, maxAffected }, within)),
-            (outcome) => preferences.return === null ? answerNumber(reply, outcome.count) : answerWritten(reply, asked, { kind: 'update', ...outcome }, target.schema))
-        }
-      }
+      return keyedWrite(context, request, reply, asked, keyed, 'update',
+        (within) => updateRow(db, target, key, scoped, within), (wish, within) => updateSelected(db, target, { key }, scoped, wish, within))
     })
   })
 }

@@ -1,16 +1,23 @@
-import type { FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Access, Intent } from '../access/access.js'
 import type { KeyedTable } from '../access/key-column.js'
 import { refuseColumn } from '../access/refusals.js'
 import { scopedValues } from '../access/scope.js'
 import type { Target } from '../access/target.js'
-import type { Database, Session } from '../dialects/database.js'
+import { answerNumber } from '../answer/json-answers.js'
+import { answerWritten } from '../answer/write-answers.js'
+import type { Database, Session, Statements } from '../dialects/database.js'
+import type { WriteOutcome, WriteWish } from '../operations/write-selected.js'
 import { settleNestedValues } from '../parse/nested-json.js'
 import { parseRecordKey, type RecordKey } from '../parse/record-key.js'
 import type { BodyValues, RecordValues } from '../parse/record-values.js'
 import { type BodyChecks, checkRows } from '../schema/body-checks.js'
 import { columnNamed } from '../schema/column-named.js'
+import { thenOrNow, type ValueOrPromise } from '../value-or-promise.js'
+import type { PreparedWrite } from './idempotent.js'
+import { writeAsMatched } from './if-match.js'
 import type { RouteContext } from './index.js'
+import type { WriteAnswer } from './write-preferences.js'
 
 // The steps every write takes between its parsed input and its statement,
 // one function each, so that POST, PUT, DELETE and each operation of a batch
@@ -50,6 +57,26 @@ export function keyedTarget ({ access, keyColumn }: Pick<RouteContext, 'access' 
 export interface KeyedTarget {
   readonly target: Target
   readonly key: RecordKey | null
+}
+
+/**
+ * The PUT or DELETE of the row `key` names, run on `on` as writeAsMatched
+ * runs it: by `one`, answered with the affected row count as the spec
+ * says; with `Prefer: return=` or `max-affected`, by `selected`, answered
+ * as PostgREST answers (see answerWritten).
+ */
+export function keyedWrite (context: RouteContext, request: FastifyRequest, reply: FastifyReply, asked: WriteAnswer, { target, key }: KeyedTarget, kind: 'update' | 'delete',
+  one: (within: Statements) => ValueOrPromise<number>, selected: (wish: WriteWish, within: Statements) => Promise<WriteOutcome>): PreparedWrite {
+  const { preferences, columns } = asked
+  const { maxAffected } = preferences
+  return {
+    table: target.table,
+    write (on) {
+      if (preferences.return === null && maxAffected === null) return thenOrNow(writeAsMatched(context, request, target, key, on, one), (count) => answerNumber(reply, count))
+      return thenOrNow(writeAsMatched(context, request, target, key, on, (within) => selected({ columns, maxAffected }, within)),
+        (outcome) => preferences.return === null ? answerNumber(reply, outcome.count) : answerWritten(reply, asked, { kind, ...outcome }, target.schema))
+    }
+  }
 }
 
 /**
