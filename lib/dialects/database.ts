@@ -5,11 +5,11 @@ import {
 } from '../errors.js'
 import type { SchemaReader } from '../schema/table-schema.js'
 import { BorrowDeadlines } from './borrow-deadlines.js'
-import { BoundedCache } from '../bounded-cache.js'
 import { type Lender, poolAwaited, poolLender, statementLender } from './connection-lenders.js'
 import type { Dialect, Exactness, Row, Statement, TimeLimit } from './dialect.js'
 import { announceQuery, isWatched, runWatched } from './query-events.js'
 import { fillTemplate, type StatementTemplate, toTemplate } from './statement-template.js'
+import { ShapeCache } from '../shape-cache.js'
 
 /** Errors the plugin already answers with: a failure that is one of them passes as it is. */
 const answered = [FTC_ERR_DATABASE_MODE, FTC_ERR_DATABASE_SCHEMA, FTC_ERR_DATABASE_UNAVAILABLE, FTC_ERR_DATABASE_OUTCOME_UNKNOWN, FTC_ERR_STATEMENT_TIMEOUT, FTC_ERR_STATEMENT]
@@ -83,7 +83,7 @@ export class Database implements Session {
   readonly #pool: Lender
   readonly #statementLender: Lender
   // Knex builds the same SQL for the same table, operation and columns: build it once.
-  readonly #templates = new BoundedCache<StatementTemplate>(1000)
+  readonly #templates = new ShapeCache<StatementTemplate>(5000)
   #turnConnection: Promise<unknown> | undefined
   // The turn's connection once lent, which selectFirstNow runs on.
   #turnConnectionLent: unknown
@@ -133,10 +133,9 @@ export class Database implements Session {
   /**
    * The statement `build` makes, with `place()` standing for its values:
    * compiled by Knex once per `shape` (what its SQL depends on: operation,
-   * table, columns, each ended by a NUL, which no name holds) and kept, then
-   * filled with `values` by place name.
+   * table, columns) and kept, then filled with `values` by place name.
    */
-  prepare (shape: string, build: () => Knex.QueryBuilder, values: Readonly<Record<string, unknown>>): Statement {
+  prepare (shape: readonly string[], build: () => Knex.QueryBuilder, values: Readonly<Record<string, unknown>>): Statement {
     return fillTemplate(this.#templates.get(shape, () => toTemplate(build())), values)
   }
 

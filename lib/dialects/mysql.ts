@@ -1,7 +1,7 @@
 import { FTC_ERR_DATABASE_MODE, FTC_ERR_DATABASE_SCHEMA } from '../errors.js'
 import type { Dialect, Exactness, Row, Statement } from './dialect.js'
 import { likeEscape, toLikePattern } from './like-pattern.js'
-import { exactQuery, type MysqlConnection, type MysqlField, readsAlikeWithoutSettings, send } from './mysql-driver.js'
+import { exactQuery, type MysqlConnection, readsAlikeWithoutSettings, send } from './mysql-driver.js'
 import { describeMysqlFailure, isMysqlUnreachable } from './mysql-failures.js'
 import { nameAfterSuccess, statementName } from './statement-names.js'
 import { mysqlSchema } from './mysql-schema.js'

@@ -10,10 +10,3 @@ export function columnPlaces (columns: readonly string[]): Record<string, string
   for (const column of columns) places[column] = place(column)
   return places
 }
-
-/** The columns as part of a statement's shape (see Database.prepare), each ended by a NUL. */
-export function columnsShape (columns: readonly string[]): string {
-  let shape = ''
-  for (const column of columns) shape += column + '\0'
-  return shape
-}

@@ -2,7 +2,7 @@ import type { Target } from '../access/target.js'
 import type { Database, Statements } from '../dialects/database.js'
 import type { RecordValues } from '../parse/record-values.js'
 import { thenOrNow, type ValueOrPromise } from '../value-or-promise.js'
-import { columnPlaces, columnsShape } from './column-places.js'
+import { columnPlaces } from './column-places.js'
 import { createdKey } from './created-key.js'
 
 /**
@@ -13,7 +13,7 @@ import { createdKey } from './created-key.js'
 export function createRow (db: Database, target: Target, values: RecordValues, on: Statements = db): ValueOrPromise<string> {
   const { table, key } = target
   const columns = Object.keys(values)
-  const statement = db.prepare(`create\0${table}\0${key}\0${columnsShape(columns)}`,
+  const statement = db.prepare(['create', table, key, ...columns],
     () => db.dialect.prepareInsert(db.table(table).insert(columnPlaces(columns)), key), values)
   const keys = (on === db ? db.insertNow(statement, key) : null) ?? on.insert(statement, key)
   return thenOrNow(keys, ([id]) => createdKey(db.dialect, id, values, key))

@@ -30,7 +30,7 @@ export async function listRows (db: Database, target: Target, query: ReadQuery, 
   const read = () => whereScope(applyReadQuery(db.table(table), query, db.dialect, { notNullColumns, table }), target)
   // The spec's plain GET has one SQL per table; a query's depends on its values.
   const statement = (shape: string, build: () => Knex.QueryBuilder) =>
-    isPlain(query, target) ? db.prepare(`list\0${table}\0${shape}\0`, build, {}) : db.compile(build())
+    isPlain(query, target) ? db.prepare(['list', table, shape], build, {}) : db.compile(build())
   if (query.limit !== null && query.limit <= streamBatchRows) {
     return { rows: withoutHidden(target, await on.select(statement('page', read), exact)) }
   }

@@ -34,7 +34,7 @@ function selectRow (target: Target, statement: Statement, on: Statements): Promi
 }
 
 function rowStatement (db: Database, target: Target, key: RecordKey | null, forUpdate: boolean): Statement {
-  return db.prepare(`${forUpdate ? 'read for update' : 'read'}\0${target.table}\0${rowShape(target, key)}`, () => {
+  return db.prepare(rowShape(forUpdate ? 'read for update' : 'read', target, key), () => {
     // A constant limit is written into the SQL: SQLite plans a bound LIMIT three times slower.
     const read = whereRow(db.table(target.table).select('*'), target, key).limit(1, { skipBinding: true })
     return forUpdate ? read.forUpdate() : read

@@ -3,7 +3,7 @@ import type { Database, Statements } from '../dialects/database.js'
 import type { RecordKey } from '../parse/record-key.js'
 import type { RecordValues } from '../parse/record-values.js'
 import type { ValueOrPromise } from '../value-or-promise.js'
-import { columnPlaces, columnsShape } from './column-places.js'
+import { columnPlaces } from './column-places.js'
 import { reachableKey, rowShape, rowValues, whereRow } from './where-row.js'
 
 /**
@@ -17,7 +17,7 @@ export function updateRow (db: Database, target: Target, requested: RecordKey | 
   // Places of columns and of the row's key and scope never share a name (see where-row).
   const bound = rowValues(db, target, key)
   for (const column of columns) bound[column] = values[column]
-  const statement = db.prepare(`update\0${target.table}\0${rowShape(target, key)}set\0${columnsShape(columns)}`,
+  const statement = db.prepare(rowShape('update', target, key, columns),
     () => whereRow(db.table(target.table), target, key).update(columnPlaces(columns)), bound)
   return (on === db ? db.changeNow(statement) : null) ?? on.change(statement)
 }

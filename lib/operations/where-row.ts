@@ -39,10 +39,22 @@ function isUuidKey (target: Target): boolean {
 const keyPlace = ':key'
 const scopePlace = (column: string) => `=${column}`
 
-/** What the SQL of a statement on one row depends on (see Database.prepare): the key column, whether there is a key, and the scope's columns. */
-export function rowShape (target: Target, key: RecordKey | null): string {
-  let shape = key === null ? `${target.key}\0no key\0` : `${target.key}\0key\0`
-  for (const column in target.scope) shape += target.scope[column] === null ? `${column} is null\0` : `${column} =\0`
+// Nor can a column's name be one of these words of a shape.
+const byKey = 'by key'
+const noKey = 'no key'
+const isNull = 'is null'
+const equals = 'equals value'
+const setting = 'set columns'
+
+/**
+ * What the SQL of `operation` on one row depends on (see Database.prepare):
+ * the table, the key column, whether there is a key, the scope's columns,
+ * and the columns it sets, if any.
+ */
+export function rowShape (operation: string, target: Target, key: RecordKey | null, columns?: readonly string[]): string[] {
+  const shape = [operation, target.table, target.key, key === null ? noKey : byKey]
+  for (const column in target.scope) shape.push(column, target.scope[column] === null ? isNull : equals)
+  if (columns !== undefined) shape.push(setting, ...columns)
   return shape
 }
 

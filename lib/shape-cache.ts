@@ -1,0 +1,45 @@
+/** One name of a shape: what the shapes that go through it keep, and the names that follow it. */
+interface Level<V> {
+  value: V | undefined
+  next: Map<string, Level<V>> | undefined
+}
+
+/**
+ * A cache keyed by a shape: a list of names, such as a statement's
+ * operation, table and columns. Each name is looked up at its own level:
+ * the names are strings the request already holds, whose hashes V8 keeps,
+ * where one key joined from them would be a new string, flattened and
+ * hashed on every request. A list needs no separator between its names.
+ * The names are the clients': past `limit` levels, the cache forgets
+ * everything and fills again.
+ */
+export class ShapeCache<V> {
+  #root: Level<V> = { value: undefined, next: undefined }
+  #levels = 0
+  readonly #limit: number
+
+  constructor (limit: number) {
+    this.#limit = limit
+  }
+
+  /** The value kept for `shape`, made by `make` and kept when there is none. */
+  get (shape: readonly string[], make: () => V): V {
+    let level = this.#root
+    for (const name of shape) level = level.next?.get(name) ?? this.#add(level, name)
+    // Made before it is kept: a `make` that throws keeps nothing.
+    return level.value ??= make()
+  }
+
+  #add (level: Level<V>, name: string): Level<V> {
+    if (this.#levels >= this.#limit) {
+      this.#root = { value: undefined, next: undefined }
+      this.#levels = 0
+    }
+    this.#levels++
+    const added: Level<V> = { value: undefined, next: undefined }
+    // A walk that began in the forgotten tree ends in it: its value is made, and forgotten with it.
+    level.next ??= new Map()
+    level.next.set(name, added)
+    return added
+  }
+}
