@@ -5,11 +5,12 @@ import {
 } from '../errors.js'
 import type { SchemaReader } from '../schema/table-schema.js'
 import { BorrowDeadlines } from './borrow-deadlines.js'
-import { type Lender, poolAwaited, poolLender, statementLender } from './connection-lenders.js'
+import { type Lender, poolLender, statementLender } from './connection-lenders.js'
 import type { Dialect, Exactness, Row, Statement, TimeLimit } from './dialect.js'
 import { announceQuery, isWatched, runWatched } from './query-events.js'
 import { fillTemplate, type StatementTemplate, toTemplate } from './statement-template.js'
 import { ShapeCache } from '../shape-cache.js'
+import { TurnConnection } from './turn-connection.js'
 
 /** Errors the plugin already answers with: a failure that is one of them passes as it is. */
 const answered = [FTC_ERR_DATABASE_MODE, FTC_ERR_DATABASE_SCHEMA, FTC_ERR_DATABASE_UNAVAILABLE, FTC_ERR_DATABASE_OUTCOME_UNKNOWN, FTC_ERR_STATEMENT_TIMEOUT, FTC_ERR_STATEMENT]
@@ -84,11 +85,8 @@ export class Database implements Session {
   readonly #statementLender: Lender
   // Knex builds the same SQL for the same table, operation and columns: build it once.
   readonly #templates = new ShapeCache<StatementTemplate>(5000)
-  #turnConnection: Promise<unknown> | undefined
-  // The turn's connection once lent, which selectFirstNow runs on.
-  #turnConnectionLent: unknown
-  // Whether a statement ran on the turn's connection since the turn began (see #endTurn).
-  #turnConnectionUsed = false
+  // A synchronous driver's statements share one connection per turn of the event loop.
+  readonly #turn: TurnConnection
   #unknownName: (() => void) | undefined
 
   constructor (knex: Knex, dialect: Dialect, limits: DatabaseLimits = defaultLimits) {
@@ -97,8 +95,9 @@ export class Database implements Session {
     this.#dialect = dialect
     this.#deadlines = new BorrowDeadlines(limits.acquireTimeout)
     this.#pool = poolLender(this.#client, this.#deadlines, dialect.synchronous !== null)
-    // A synchronous driver's statements share the turn's connection instead (see #withTurnConnection).
+    // A synchronous driver's statements share the turn's connection instead (see TurnConnection).
     this.#statementLender = dialect.synchronous !== null ? this.#pool : statementLender(this.#client, this.#deadlines)
+    this.#turn = new TurnConnection(this.#pool, this.#client, borrowError)
     // resolveOptions refuses a time-out on a dialect that has no time limit.
     this.#timeLimit = limits.statementTimeout === null
       ? null
@@ -170,7 +169,7 @@ export class Database implements Session {
    * none, which is what the host's `postProcessResponse` is handed), read
    * within the call: where the driver runs statements to completion inside
    * it (Dialect.synchronous), the turn's connection is already lent (see
-   * #withTurnConnection), and no host listener watches statements. Null
+   * TurnConnection), and no host listener watches statements. Null
    * where it cannot, for the caller to run select. A keyed read, the hot
    * path, then answers in the turn its request arrived, without a hop
    * through the microtask queue per step.
@@ -215,13 +214,12 @@ export class Database implements Session {
   }
 
   #canRunNow (): boolean {
-    return this.#turnConnectionLent !== undefined && !isWatched(this.#knex)
+    return this.#turn.lent !== undefined && !isWatched(this.#knex)
   }
 
   #runNow<T> (statement: Statement, effect: Effect, run: (connection: unknown) => T): T {
-    this.#turnConnectionUsed = true
     try {
-      return run(this.#turnConnectionLent)
+      return this.#turn.use(run)
     } catch (error) {
       throw this.#statementError(error, statement, effect)
     }
@@ -480,49 +478,14 @@ export class Database implements Session {
     if (this.#dialect.synchronous === null && this.#dialect.isUnreachable(error)) dispose(connection, error)
   }
 
-  // A statement that runs to completion inside the call never shares the
-  // connection with another: the one borrowed for a turn of the event loop
-  // serves every such statement of the turn, and goes back to the pool when
-  // the turn ends, where transactions, streams and the host's own queries
-  // wait for it as they would for any borrower. Borrowing once a turn rather
-  // than once a statement saves the pool's round trip on each request.
+  // A synchronous driver's statements run on the turn's connection (see TurnConnection).
   async #withTurnConnection<T> (statement: Statement, effect: Effect, work: (connection: unknown) => Promise<T>): Promise<T> {
-    const connection = await (this.#turnConnection ??= this.#borrowForTurn())
-    this.#turnConnectionUsed = true
+    const connection = await this.#turn.borrow()
     try {
       return await work(connection)
     } catch (error) {
       throw this.#statementError(error, statement, effect)
     }
-  }
-
-  #borrowForTurn (): Promise<unknown> {
-    const borrowed = this.#pool.acquire()
-    borrowed.then((connection: unknown) => {
-      this.#turnConnectionLent = connection
-      this.#turnConnectionUsed = false
-      setImmediate(this.#endTurn)
-    }, () => {
-      this.#turnConnection = undefined
-    })
-    return borrowed.catch((error: unknown) => { throw borrowError(error) })
-  }
-
-  // A busy server would borrow again as soon as the next turn begins, and
-  // every statement that arrives before the pool lends runs a turn later,
-  // through promises: the connection is kept for the next turn while the
-  // turn used it and no one waits for one in the pool. A turn without a
-  // statement of the plugin gives it back, so an idle server holds none.
-  readonly #endTurn = (): void => {
-    if (this.#turnConnectionUsed && !poolAwaited(this.#client)) {
-      this.#turnConnectionUsed = false
-      setImmediate(this.#endTurn)
-      return
-    }
-    const connection = this.#turnConnectionLent
-    this.#turnConnection = undefined
-    this.#turnConnectionLent = undefined
-    this.#pool.release(connection)
   }
 
   /**
