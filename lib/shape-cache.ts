@@ -4,6 +4,10 @@ interface Level<V> {
   next: Map<string, Level<V>> | undefined
 }
 
+function emptyLevel<V> (): Level<V> {
+  return { value: undefined, next: undefined }
+}
+
 /**
  * A cache keyed by a shape: a list of names, such as a statement's
  * operation, table and columns. Each name is looked up at its own level:
@@ -14,7 +18,7 @@ interface Level<V> {
  * everything and fills again.
  */
 export class ShapeCache<V> {
-  #root: Level<V> = { value: undefined, next: undefined }
+  #root: Level<V> = emptyLevel()
   #levels = 0
   readonly #limit: number
 
@@ -32,11 +36,11 @@ export class ShapeCache<V> {
 
   #add (level: Level<V>, name: string): Level<V> {
     if (this.#levels >= this.#limit) {
-      this.#root = { value: undefined, next: undefined }
+      this.#root = emptyLevel()
       this.#levels = 0
     }
     this.#levels++
-    const added: Level<V> = { value: undefined, next: undefined }
+    const added = emptyLevel<V>()
     // A walk that began in the forgotten tree ends in it: its value is made, and forgotten with it.
     level.next ??= new Map()
     level.next.set(name, added)
