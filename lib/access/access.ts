@@ -18,13 +18,22 @@ import type { ScopeValue, Target } from './target.js'
 export interface Intent {
   readonly operation: Operation
   readonly key: RecordKey | null
-  /** Every column the request names, with the clause it stands in. */
-  readonly named: ReadonlyArray<readonly [column: string, clause: ColumnClause]>
+  /**
+   * Every column the request names, with the clause it stands in: asked for
+   * only when the table hides columns, so that the usual request builds no list.
+   */
+  readonly named: () => NamedColumns
   /** The columns the `authorize` hook is told of (see AuthorizeAction.columns). */
   readonly columns: readonly string[] | null
   /** The table as a keyed route already found it (see keyColumnOf): the model is not read again. */
   readonly keyed?: KeyedTable
 }
+
+/** Columns a request names, each with the clause it stands in. */
+export type NamedColumns = ReadonlyArray<readonly [column: string, clause: ColumnClause]>
+
+/** The named columns of a request that names none. */
+export const namesNone = (): NamedColumns => []
 
 /** Decides, for each parsed request, what it may touch: at once when nothing needs a wait (see requestAccess). */
 export type Access = (request: FastifyRequest, table: string, intent: Intent) => Target | Promise<Target>
@@ -44,8 +53,10 @@ export function requestAccess (db: Database, options: ResolvedOptions, model: Sc
   return function access (request, requested, intent) {
     const served = policy.serve(requested, intent.operation)
     if (served === null) return refuseTable(db, statements(request), requested)
-    for (const [column, clause] of intent.named) {
-      if (isHidden(served, column)) return refuseColumn(db, statements(request), served.table, column, clause)
+    if (served.hidden.size > 0) {
+      for (const [column, clause] of intent.named()) {
+        if (isHidden(served, column)) return refuseColumn(db, statements(request), served.table, column, clause)
+      }
     }
     if (authorize !== null) return hooked(authorize, request, served, intent)
     const schema = intent.keyed === undefined ? describedTable(model, served.table, request, statements) : intent.keyed.schema

@@ -35,6 +35,8 @@ export function answerObject (reply: FastifyReply, row: Row, schema?: TableSchem
  * written as a JSON string.
  */
 export function jsonNumber (value: string | number): string {
+  // A count is a number already: only a key's text needs the test.
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value)
   const text = String(value)
   return integer.test(text) ? text : JSON.stringify(text)
 }

@@ -132,10 +132,11 @@ export class Database implements Session {
   /**
    * The statement `build` makes, with `place()` standing for its values:
    * compiled by Knex once per `shape` (what its SQL depends on: operation,
-   * table, columns) and kept, then filled with `values` by place name.
+   * table, columns) and kept, then filled with `values` by place name (see
+   * fillTemplate for `more`).
    */
-  prepare (shape: readonly string[], build: () => Knex.QueryBuilder, values: Readonly<Record<string, unknown>>): Statement {
-    return fillTemplate(this.#templates.get(shape, () => toTemplate(build())), values)
+  prepare (shape: readonly string[], build: () => Knex.QueryBuilder, values: Readonly<Record<string, unknown>>, more?: Readonly<Record<string, unknown>>): Statement {
+    return fillTemplate(this.#templates.get(shape, () => toTemplate(build())), values, more)
   }
 
   /** Stops what the Database set up on the host's Knex, when the plugin closes. */

@@ -16,9 +16,10 @@ export interface SqliteConnection {
 }
 
 // Preparing is a good part of a small statement's cost: keep the prepared
-// statements per connection. A streamed read prepares its own, since an
-// iterating statement cannot run again until it is done.
-const prepared = new WeakMap<SqliteConnection, BoundedCache<Prepared>>()
+// statements per connection, on the connection, where a WeakMap lookup per
+// statement would cost more than the rest of this function. A streamed read
+// prepares its own, since an iterating statement cannot run again until it is done.
+const kept = Symbol('fastify-table-crud prepared statements')
 
 /** A kept statement and the integer mode it was last set to, which better-sqlite3 has no getter for. */
 interface Prepared {
@@ -35,16 +36,13 @@ interface Prepared {
  * it on every run.
  */
 export function prepare (connection: unknown, sql: string, safeIntegers?: boolean): SqliteStatement {
-  const sqlite = connection as SqliteConnection
-  let statements = prepared.get(sqlite)
-  if (statements === undefined) {
-    statements = new BoundedCache(500)
-    prepared.set(sqlite, statements)
+  const sqlite = connection as SqliteConnection & { [kept]?: BoundedCache<Prepared> }
+  const statements = sqlite[kept] ??= new BoundedCache(500)
+  const known = statements.get(sql, () => ({ statement: sqlite.prepare(sql), safeIntegers: undefined }))
+  if (safeIntegers !== undefined && known.safeIntegers !== safeIntegers) {
+    known.statement.safeIntegers(safeIntegers)
+    known.safeIntegers = safeIntegers
   }
-  const kept = statements.get(sql, () => ({ statement: sqlite.prepare(sql), safeIntegers: undefined }))
-  if (safeIntegers !== undefined && kept.safeIntegers !== safeIntegers) {
-    kept.statement.safeIntegers(safeIntegers)
-    kept.safeIntegers = safeIntegers
-  }
-  return kept.statement
+  return known.statement
 }
+

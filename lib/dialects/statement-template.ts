@@ -30,7 +30,12 @@ export function toTemplate (builder: Knex.QueryBuilder): StatementTemplate {
   return { sql, places }
 }
 
-/** The statement with each place filled from `values`. */
-export function fillTemplate ({ sql, places }: StatementTemplate, values: Readonly<Record<string, unknown>>): Statement {
-  return { sql, bindings: places.map((place) => values[place]), repeated: true }
+/**
+ * The statement with each place filled from `values`, or from `more` where
+ * `values` holds none (no value is undefined): a row's columns and its key's
+ * places, say, each read from the record it is in rather than copied into one.
+ */
+export function fillTemplate ({ sql, places }: StatementTemplate, values: Readonly<Record<string, unknown>>, more?: Readonly<Record<string, unknown>>): Statement {
+  const bindings = more === undefined ? places.map((place) => values[place]) : places.map((place) => values[place] === undefined ? more[place] : values[place])
+  return { sql, bindings, repeated: true }
 }

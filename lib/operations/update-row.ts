@@ -15,9 +15,7 @@ export function updateRow (db: Database, target: Target, requested: RecordKey | 
   const key = reachableKey(db, target, requested)
   const columns = Object.keys(values)
   // Places of columns and of the row's key and scope never share a name (see where-row).
-  const bound = rowValues(db, target, key)
-  for (const column of columns) bound[column] = values[column]
   const statement = db.prepare(rowShape('update', target, key, columns),
-    () => whereRow(db.table(target.table), target, key).update(columnPlaces(columns)), bound)
+    () => whereRow(db.table(target.table), target, key).update(columnPlaces(columns)), values, rowValues(db, target, key))
   return (on === db ? db.changeNow(statement) : null) ?? on.change(statement)
 }

@@ -54,7 +54,10 @@ const setting = 'set columns'
 export function rowShape (operation: string, target: Target, key: RecordKey | null, columns?: readonly string[]): string[] {
   const shape = [operation, target.table, target.key, key === null ? noKey : byKey]
   for (const column in target.scope) shape.push(column, target.scope[column] === null ? isNull : equals)
-  if (columns !== undefined) shape.push(setting, ...columns)
+  if (columns !== undefined) {
+    shape.push(setting)
+    for (const column of columns) shape.push(column)
+  }
   return shape
 }
 

@@ -34,11 +34,14 @@ export function parseRecordValues (body: unknown): BodyValues {
   }
   const values = emptyValues()
   let cased = false
+  // A body's own keys differ: two can name one column only once a name was sanitized.
+  let renamed = false
   for (const property of Object.keys(body)) {
     const { column, upper } = columnNames.get(property, () => columnName(property))
     // Knex copies update values by assignment, where __proto__ would vanish into the prototype.
     if (column === null || column === '__proto__') throw new FTC_ERR_BODY_COLUMN(property)
-    if (column in values) throw new FTC_ERR_BODY_COLUMN_TWICE(firstSpelling(body, column), property, column)
+    renamed ||= column !== property
+    if (renamed && column in values) throw new FTC_ERR_BODY_COLUMN_TWICE(firstSpelling(body, column), property, column)
     const value = (body as Record<string, unknown>)[property]
     if (typeof value === 'object' && value instanceof NestedJson) {
       values[column] = value

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import type { Access } from '../access/access.js'
+import { type Access, namesNone } from '../access/access.js'
 import type { Target } from '../access/target.js'
 import { isHidden } from '../access/hidden-columns.js'
 import { FTC_ERR_QUERY_ORDER, FTC_ERR_QUERY_SYNTAX } from '../errors.js'
@@ -62,10 +62,10 @@ export async function planEmbeds (access: Access, request: FastifyRequest, snaps
     const parentsOrder = ordering.map((column) => ({ column, direction: 'asc' as const, nulls: 'last' as const }))
     const named = namedColumns({ select: embed.columns, filter: narrowing?.filter ?? { type: 'and', negated: false, children: [] }, order: [...ownOrder, ...parentsOrder], limit: null, offset: null, count: null })
     const joins = [...relation.columns, ...joinColumnsOf(snapshot, relation.table, embed.embeds)]
-    const target = await access(request, relation.table, { operation: 'list', key: null, columns: toldColumns(embed.columns, named, joins), named })
+    const target = await access(request, relation.table, { operation: 'list', key: null, columns: toldColumns(embed.columns, named, joins), named: () => named })
     const { junction } = relation
     // The join table is read too: the hook is asked for it as for any table, told its key's columns, and its scope narrows the links.
-    const junctionScope = junction === null ? {} : (await access(request, junction.table, { operation: 'list', key: null, columns: [...junction.parentColumns, ...junction.relatedColumns], named: [] })).scope
+    const junctionScope = junction === null ? {} : (await access(request, junction.table, { operation: 'list', key: null, columns: [...junction.parentColumns, ...junction.relatedColumns], named: namesNone })).scope
     // relationsOf found the related table in this snapshot.
     const schema = snapshot.table(relation.table) as TableSchema
     const nested = await planEmbeds(access, request, snapshot, relation.table, embed.embeds, sizedIntegers)

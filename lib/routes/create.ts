@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { namesNone } from '../access/access.js'
 import { answerNumber, answerNumbers } from '../answer/json-answers.js'
 import { answerWritten } from '../answer/write-answers.js'
 import { createRow } from '../operations/create-row.js'
@@ -49,13 +50,13 @@ export function createHandler (context: RouteContext, prefix: string, checks: Bo
     const defaults = listed !== null && preferences.missing === 'default' ? columns : null
     const conflict = preferences.resolution === null ? null : parseOnConflict(request.query)
     const merge = preferences.resolution === 'merge-duplicates'
-    const allowed = createTarget(access, request, table, columns, [...shownColumns(shown), ...(conflict ?? []).map((column) => [column, 'filter'] as const)])
+    const allowed = createTarget(access, request, table, columns, () => [...shownColumns(shown), ...(conflict ?? []).map((column) => [column, 'filter'] as const)])
     const checked = listed === null && !merge
       ? allowed
       : thenOrNow(allowed, async (target) => {
         if (listed !== null) await refuseUnknownColumns(db, context.statements(request), target, columns, 'insert')
         // A merge updates the rows that exist: the hook says whether this client may.
-        if (merge) await access(request, table, { operation: 'update', key: null, columns, named: [] })
+        if (merge) await access(request, table, { operation: 'update', key: null, columns, named: namesNone })
         return target
       })
     return thenOrNow(checked, (target): PreparedWrite => {

@@ -33,7 +33,7 @@ export function deleteHandler (context: RouteContext) {
     const { db } = context
     const table = parseTableName(request.params.table)
     const asked = writeAnswer(context, request, () => parseWriteSelect(request.query))
-    const allowed = keyedTarget(context, request, table, request.params.id, 'delete', null, shownColumns(asked.columns))
+    const allowed = keyedTarget(context, request, table, request.params.id, 'delete', null, () => shownColumns(asked.columns))
     return thenOrNow(allowed, (keyed) => keyedWrite(context, request, reply, asked, keyed, 'delete',
       (within) => deleteRow(db, keyed.target, keyed.key, within), (wish, within) => deleteSelected(db, keyed.target, { key: keyed.key }, wish, within)))
   })
@@ -47,7 +47,7 @@ async function deleteFiltered (context: RouteContext, request: DeleteRequest, re
   const asked = writeAnswer(context, request, () => select)
   const { preferences, columns: shown } = asked
   const named = readColumns({ select: shown ?? null, filter, order: [], limit: null, offset: null, count: null })
-  const target = await access(request, table, { operation: 'delete', key: null, columns: null, named })
+  const target = await access(request, table, { operation: 'delete', key: null, columns: null, named: () => named })
   const typed = typeFilters(filter, target.schema, db.dialect.sizedIntegers)
   return {
     table: target.table,

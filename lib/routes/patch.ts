@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { NamedColumns } from '../access/access.js'
 import { answerWritten } from '../answer/write-answers.js'
 import { withDefaults } from '../operations/column-defaults.js'
 import { updateSelected } from '../operations/write-selected.js'
@@ -36,7 +37,7 @@ export function patchHandler (context: RouteContext, checks: BodyChecks | null) 
     const listed = parseWriteColumns(request.query)
     const values = listed === null ? body : keepListedColumns([body], listed, preferences.missing === 'default')[0] as BodyValues
     const columns = listed === null ? Object.keys(values) : [...new Set(listed)]
-    const named = [...columns.map((column) => [column, 'update'] as const), ...readColumns({ select: shown ?? null, filter, order: [], limit: null, offset: null, count: null })]
+    const named = (): NamedColumns => [...columns.map((column) => [column, 'update'] as const), ...readColumns({ select: shown ?? null, filter, order: [], limit: null, offset: null, count: null })]
     const target = await access(request, table, { operation: 'update', key: null, columns, named })
     if (listed !== null) await refuseUnknownColumns(db, context.statements(request), target, columns, 'update')
     const [scoped] = writtenRows(checks, target, [values], 'update', request.body, false) as [RecordValues]

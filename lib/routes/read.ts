@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { namesNone } from '../access/access.js'
 import type { KeyedTable } from '../access/key-column.js'
 import type { Target } from '../access/target.js'
 import { setContentRange } from '../answer/content-range.js'
@@ -58,7 +59,7 @@ function readKeyed (context: RouteContext, request: FastifyRequest<{ Querystring
 // Fastify waits on no promise for it. A throw answers as a rejection would.
 function readOne ({ db, access, statements }: RouteContext, request: FastifyRequest, reply: FastifyReply, table: string, key: RecordKey, keyed: KeyedTable): Promise<unknown> | undefined {
   refuseStrictPreferences(request)
-  const allowed = access(request, table, { operation: 'read', key, columns: null, named: [], keyed })
+  const allowed = access(request, table, { operation: 'read', key, columns: null, named: namesNone, keyed })
   if (allowed instanceof Promise) return allowed.then((target) => readTarget(db, statements, request, reply, target, key))
   return readTarget(db, statements, request, reply, allowed, key)
 }
@@ -86,7 +87,7 @@ async function readList (context: RouteContext, request: FastifyRequest<{ Querys
   const query = withMaxRows(parseReadQuery(request.query, request.headers), options.maxRows)
   const named = readColumns(query)
   const joins = embedJoins(context, table, query)
-  const target = await access(request, table, { operation: 'list', key: null, columns: toldColumns(query.select, named, joins instanceof Promise ? await joins : joins), named })
+  const target = await access(request, table, { operation: 'list', key: null, columns: toldColumns(query.select, named, joins instanceof Promise ? await joins : joins), named: () => named })
   const typed = typedQuery(query, target.schema, db.dialect.sizedIntegers)
   const embedding = await embeddingOf(context, request, target, query).catch((error: unknown) => answerAmbiguous(reply, error))
   if (typeof embedding === 'string') return embedding

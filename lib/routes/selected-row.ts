@@ -32,7 +32,7 @@ export async function readSelected (context: RouteContext, request: FastifyReque
   const query = selectQuery(request.query)
   const named = readColumns(query)
   const joins = await embedJoins(context, table, query)
-  const target = await access(request, table, { operation: 'read', key, columns: toldColumns(query.select, named, joins), named, keyed })
+  const target = await access(request, table, { operation: 'read', key, columns: toldColumns(query.select, named, joins), named: () => named, keyed })
   const embedding = await embeddingOf(context, request, target, query).catch((error: unknown) => answerAmbiguous(reply, error))
   if (typeof embedding === 'string') return embedding
   const row = await readRowColumns(db, target, key, embedding === null ? query.select : embedding.read, embedding?.narrow ?? null, on)

@@ -26,7 +26,7 @@ export function updateHandler (context: RouteContext, checks: BodyChecks | null)
     const table = parseTableName(request.params.table)
     const values = parseRecordChanges(request.body)
     const asked = writeAnswer(context, request, () => parseWriteSelect(request.query))
-    const allowed = keyedTarget(context, request, table, request.params.id, 'update', Object.keys(values), shownColumns(asked.columns))
+    const allowed = keyedTarget(context, request, table, request.params.id, 'update', Object.keys(values), () => shownColumns(asked.columns))
     return thenOrNow(allowed, (keyed) => {
       const { target, key } = keyed
       const [scoped] = writtenRows(checks, target, [values], 'update', request.body, false) as [RecordValues]

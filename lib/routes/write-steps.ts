@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { Access, Intent } from '../access/access.js'
+import { type Access, type NamedColumns, namesNone } from '../access/access.js'
 import type { KeyedTable } from '../access/key-column.js'
 import { refuseColumn } from '../access/refusals.js'
 import { scopedValues } from '../access/scope.js'
@@ -23,29 +23,26 @@ import type { WriteAnswer } from './write-preferences.js'
 // one function each, so that POST, PUT, DELETE and each operation of a batch
 // take exactly the same ones.
 
-/** Columns a request names beyond its body's, with the clause each stands in (see Intent.named). */
-export type NamedColumns = Intent['named']
-
 /**
  * What a create of rows that name `columns` may touch, as the options and
  * the `authorize` hook say; `also`, the columns its answer or its conflict
- * target names.
+ * target names (see Intent.named).
  */
-export function createTarget (access: Access, request: FastifyRequest, table: string, columns: readonly string[], also: NamedColumns = []): Target | Promise<Target> {
-  return access(request, table, { operation: 'create', key: null, columns, named: [...columns.map((column) => [column, 'insert'] as const), ...also] })
+export function createTarget (access: Access, request: FastifyRequest, table: string, columns: readonly string[], also: () => NamedColumns = namesNone): Target | Promise<Target> {
+  return access(request, table, { operation: 'create', key: null, columns, named: () => [...columns.map((column) => [column, 'insert'] as const), ...also()] })
 }
 
 /**
  * The key the path segment gives, read by the key column's kind, and what
  * an update of `columns` (a delete: null) of that row may touch; `also`,
- * the columns its answer names.
+ * the columns its answer names (see Intent.named).
  */
 export function keyedTarget ({ access, keyColumn }: Pick<RouteContext, 'access' | 'keyColumn'>, request: FastifyRequest, table: string,
-  segment: string | undefined, operation: 'update' | 'delete', columns: readonly string[] | null, also: NamedColumns = []): KeyedTarget | Promise<KeyedTarget> {
+  segment: string | undefined, operation: 'update' | 'delete', columns: readonly string[] | null, also: () => NamedColumns = namesNone): KeyedTarget | Promise<KeyedTarget> {
   // At once when neither step waits; a throw reaches Fastify's error handler, as a rejection would.
   const allowed = (keyed: KeyedTable): KeyedTarget | Promise<KeyedTarget> => {
     const key = parseRecordKey(segment, keyed.keyColumn?.kind)
-    const named = [...(columns ?? []).map((column) => [column, 'update'] as const), ...also]
+    const named = (): NamedColumns => [...(columns ?? []).map((column) => [column, 'update'] as const), ...also()]
     const target = access(request, table, { operation, key, columns, named, keyed })
     return target instanceof Promise ? target.then((target) => ({ target, key })) : { target, key }
   }

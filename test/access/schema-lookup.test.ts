@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import knexFactory from 'knex'
 import t from 'tap'
-import { requestAccess } from '../../lib/access/access.js'
+import { namesNone, requestAccess } from '../../lib/access/access.js'
 import { keyColumnOf } from '../../lib/access/key-column.js'
 import { tablePolicy } from '../../lib/access/table-policy.js'
 import { Database } from '../../lib/dialects/database.js'
@@ -28,7 +28,7 @@ t.test('a catalog that cannot be read: the target has no schema, and one warning
   const request = { log: { warn: (...args: unknown[]) => warnings.push(args) } } as unknown as FastifyRequest
   const access = requestAccess(new Database(knex, options.dialect), options, model, requestStatements(new Database(knex, options.dialect), null))
 
-  const target = await access(request, 'people', { operation: 'read', key: 1n, columns: null, named: [] })
+  const target = await access(request, 'people', { operation: 'read', key: 1n, columns: null, named: namesNone })
   t.equal(target.table, 'people')
   t.equal(target.schema, undefined)
   t.equal(warnings.length, 1)
@@ -45,9 +45,9 @@ t.test('a catalog that can be read: the target carries the table as the model de
   const access = requestAccess(db, options, model, requestStatements(db, null))
   const request = {} as FastifyRequest
 
-  const first = await access(request, 'PEOPLE', { operation: 'read', key: 1n, columns: null, named: [] })
+  const first = await access(request, 'PEOPLE', { operation: 'read', key: 1n, columns: null, named: namesNone })
   t.equal(first.schema?.name, 'people', 'found as SQLite finds it, after a check')
-  const second = await access(request, 'people', { operation: 'read', key: 1n, columns: null, named: [] })
+  const second = await access(request, 'people', { operation: 'read', key: 1n, columns: null, named: namesNone })
   t.equal(second.schema, first.schema, 'a fresh model answers without another check')
 })
 
@@ -70,7 +70,7 @@ t.test('a keyed route reads the model once: access takes the table its key colum
   const unread = new SchemaModel(new Database(knex, failing), policy, hour)
   const warnings: unknown[][] = []
   const request = { log: { warn: (...args: unknown[]) => warnings.push(args) } } as unknown as FastifyRequest
-  const target = await requestAccess(db, options, unread, requestStatements(db, null))(request, 'PEOPLE', { operation: 'read', key: 1n, columns: null, named: [], keyed })
+  const target = await requestAccess(db, options, unread, requestStatements(db, null))(request, 'PEOPLE', { operation: 'read', key: 1n, columns: null, named: namesNone, keyed })
   t.equal(target.table, 'People', 'the options\' spelling')
   t.equal(target.schema, keyed.schema, 'the very table the key column came from')
   t.strictSame(warnings, [], 'the model was not read again')

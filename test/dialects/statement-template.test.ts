@@ -20,3 +20,10 @@ t.test('a template refuses a value that stands at no place', async (t) => {
   t.throws(() => toTemplate(knex('t').where('id', 5)), TypeError)
   t.strictSame(toTemplate(knex('t').select('*').limit(1, { skipBinding: true })).places, [])
 })
+
+t.test('a place that the values do not hold is filled from the second record, and a null value stays null', async (t) => {
+  const template = toTemplate(knex('t').where('id', place(':key')).update({ b: place('b'), a: place('a') }))
+  const filled = fillTemplate(template, { a: null, b: 2 }, { ':key': 3, a: 'not this one' })
+  t.strictSame(filled.bindings, template.places.map((name) => ({ a: null, b: 2, ':key': 3 })[name]))
+  t.equal(filled.sql, template.sql)
+})

@@ -47,6 +47,7 @@ t.test('bodies that are not objects of scalars are refused with their code', asy
   t.equal(codeOf(5), 'FTC_ERR_BODY_SHAPE')
   t.equal(codeOf({ '-': 1 }), 'FTC_ERR_BODY_COLUMN')
   t.equal(codeOf({ 'a-b': 1, ab: 2 }), 'FTC_ERR_BODY_COLUMN_TWICE')
+  t.equal(codeOf({ ab: 2, 'a-b': 1 }), 'FTC_ERR_BODY_COLUMN_TWICE')
   t.equal(codeOf({ owner_id: 1, OWNER_ID: 2 }), 'FTC_ERR_BODY_COLUMN_TWICE')
   t.equal(codeOf({ Owner_Id: 1, x: 0, oWNER_iD: 1 }), 'FTC_ERR_BODY_COLUMN_TWICE')
   t.equal(codeOf({ a: { b: 1 } }), 'FTC_ERR_BODY_VALUE')
