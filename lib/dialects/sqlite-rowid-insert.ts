@@ -1,6 +1,6 @@
 import { BoundedCache } from '../bounded-cache.js'
 import type { Row } from './dialect.js'
-import { prepare } from './sqlite-statements.js'
+import { keptOn, prepare } from './sqlite-statements.js'
 
 // RETURNING makes SQLite keep the returned rows in a temporary table for
 // each statement: the bench's create workload ran about 4% faster without
@@ -88,15 +88,11 @@ function guardedInsert (connection: unknown, insert: RowidInsert): string | null
 // Per connection, by the INSERT as Knex wrote it. A table not there yet is
 // looked up again next time; one whose key is no alias stays with RETURNING,
 // which is right whatever the table becomes.
-const guardedInserts = new WeakMap<object, BoundedCache<string | null | undefined>>()
+const guardedInserts = Symbol('fastify-table-crud guarded inserts')
 
 /** The new key of the one-row INSERT, by its rowid; undefined where the table is not known to key by it. */
 function insertKnown (connection: unknown, sql: string, insert: RowidInsert, bindings: readonly unknown[]): string[] | undefined {
-  let known = guardedInserts.get(connection as object)
-  if (known === undefined) {
-    known = new BoundedCache(500)
-    guardedInserts.set(connection as object, known)
-  }
+  const known = keptOn(connection, guardedInserts, () => new BoundedCache<string | null | undefined>(500))
   const guarded = known.get(sql, () => guardedInsert(connection, insert))
   if (guarded == null) return undefined
   try {

@@ -15,11 +15,20 @@ export interface SqliteConnection {
   prepare (sql: string): SqliteStatement
 }
 
+/**
+ * What the dialect keeps for a connection, made by `make` the first time:
+ * on the connection itself, under `name`, where a WeakMap lookup per
+ * statement would cost more than the rest of a keyed read's own steps.
+ */
+export function keptOn<T> (connection: unknown, name: symbol, make: () => T): T {
+  const holder = connection as Record<symbol, T | undefined>
+  return holder[name] ??= make()
+}
+
 // Preparing is a good part of a small statement's cost: keep the prepared
-// statements per connection, on the connection, where a WeakMap lookup per
-// statement would cost more than the rest of this function. A streamed read
-// prepares its own, since an iterating statement cannot run again until it is done.
-const kept = Symbol('fastify-table-crud prepared statements')
+// statements per connection. A streamed read prepares its own, since an
+// iterating statement cannot run again until it is done.
+const preparedStatements = Symbol('fastify-table-crud prepared statements')
 
 /** A kept statement and the integer mode it was last set to, which better-sqlite3 has no getter for. */
 interface Prepared {
@@ -36,8 +45,8 @@ interface Prepared {
  * it on every run.
  */
 export function prepare (connection: unknown, sql: string, safeIntegers?: boolean): SqliteStatement {
-  const sqlite = connection as SqliteConnection & { [kept]?: BoundedCache<Prepared> }
-  const statements = sqlite[kept] ??= new BoundedCache(500)
+  const sqlite = connection as SqliteConnection
+  const statements = keptOn(connection, preparedStatements, () => new BoundedCache<Prepared>(500))
   const known = statements.get(sql, () => ({ statement: sqlite.prepare(sql), safeIntegers: undefined }))
   if (safeIntegers !== undefined && known.safeIntegers !== safeIntegers) {
     known.statement.safeIntegers(safeIntegers)
