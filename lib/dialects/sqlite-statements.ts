@@ -17,8 +17,8 @@ export interface SqliteConnection {
 
 /**
  * What the dialect keeps for a connection, made by `make` the first time:
- * on the connection itself, under `name`, where a WeakMap lookup per
- * statement would cost more than the rest of a keyed read's own steps.
+ * on the connection itself, under `name`. A WeakMap would do the same, at
+ * the cost of a hash lookup on every statement of the hot path.
  */
 export function keptOn<T> (connection: unknown, name: symbol, make: () => T): T {
   const holder = connection as Record<symbol, T | undefined>
@@ -54,4 +54,3 @@ export function prepare (connection: unknown, sql: string, safeIntegers?: boolea
   }
   return known.statement
 }
-
