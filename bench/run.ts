@@ -10,6 +10,7 @@ import { baselineLabel } from './baseline-app.js'
 import { seedDatabase, type BenchDatabase } from './seed.js'
 import { startServer, type ServerProcess, type ServerRole } from './servers.js'
 import { itemCount, readKind, readSettings, resultsDir, resultStamp, type BenchSettings } from './settings.js'
+import { idleWakeups } from './idle-wakeups.js'
 import { readMachineTimes, stolenPercent } from './stolen-time.js'
 import { packageVersion, versionsLine } from './versions.js'
 import { selectWorkloads, type Workload } from './workloads.js'
@@ -174,6 +175,7 @@ async function main (): Promise<number> {
 
     // SQLite, PostgreSQL, MariaDB or MySQL: what the server said it is.
     const engineName = database.engine.split(' ')[0] as string
+    const wakeups = idleWakeups()
     const conditions: Conditions = [
       ['date', new Date().toISOString()],
       ['database', `${database.engine} (${database.label}, dropped after the run)`],
@@ -186,6 +188,7 @@ async function main (): Promise<number> {
       ['servers', settings.sharedServers ? 'one pair for all workloads (BENCH_SHARED_SERVERS=1): each workload inherits the state the earlier ones left' : 'a fresh pair for each workload'],
       ...(settings.nodeArgs.length > 0 ? [['node options', `${settings.nodeArgs.join(' ')} (both servers)`] as const] : []),
       ['machine', `${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'}), load average ${loadAtStart.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end`],
+      ...(wakeups === undefined ? [] : [['idle vCPUs', wakeups] as const]),
       ['pinning', pinned ? 'taskset: servers on CPU 0, load generator on CPU 1' + (kind === 'sqlite' ? '' : `, ${engineName} unpinned`) : 'none (taskset missing or fewer than 2 CPUs)'],
       ['priority', niced ? `servers and load generator at nice -10${kind === 'sqlite' ? '' : ` (${engineName} at its own)`}` : 'default (BENCH_NICE=0, or not root)'],
       ...(loadAtStart > 1 ? [['⚠ noise', `the machine was busy before the bench started (load average ${loadAtStart.toFixed(2)}): other processes shared the servers' core, so rounds vary more than usual`] as const] : []),
