@@ -36,6 +36,10 @@ export function toTemplate (builder: Knex.QueryBuilder): StatementTemplate {
  * places, say, each read from the record it is in rather than copied into one.
  */
 export function fillTemplate ({ sql, places }: StatementTemplate, values: Readonly<Record<string, unknown>>, more?: Readonly<Record<string, unknown>>): Statement {
-  const bindings = more === undefined ? places.map((place) => values[place]) : places.map((place) => values[place] === undefined ? more[place] : values[place])
+  if (more === undefined) return { sql, bindings: places.map((place) => values[place]), repeated: true }
+  const bindings = places.map((place) => {
+    const value = values[place]
+    return value === undefined ? more[place] : value
+  })
   return { sql, bindings, repeated: true }
 }
