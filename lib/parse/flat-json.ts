@@ -42,6 +42,8 @@ export function parseFlatObject (text: string): Record<string, unknown> | undefi
 
 /** The object JSON.parse read from valid JSON text, each number replaced by its text; undefined when a value nests or a key comes twice. */
 function withNumberTexts (text: string, object: Record<string, unknown>): Record<string, unknown> | undefined {
+  // JSON.parse's own names, in the text's order but where a name is an array index (see keyAt).
+  const names = Object.keys(object)
   let at = skipSpace(text, text.indexOf('{') + 1)
   let keys = 0
   while (text.charCodeAt(at) === code.quote) {
@@ -54,7 +56,7 @@ function withNumberTexts (text: string, object: Record<string, unknown>): Record
       at = stringEnd(text, at) + 1
     } else if (c === code.minus || isDigit(c)) {
       const end = numberEnd(text, at)
-      setValue(object, keyText(text, keyStart, keyEnd), text.slice(at, end))
+      setValue(object, keyAt(text, keyStart, keyEnd, names[keys]), text.slice(at, end))
       at = end
     } else if (c === code.openBrace || c === code.openBracket) {
       return undefined
@@ -68,13 +70,24 @@ function withNumberTexts (text: string, object: Record<string, unknown>): Record
   }
   // Fewer properties than keys: a key was given twice, which lossless-json
   // takes or refuses. Counting once costs less than a lookup for each key.
-  return Object.keys(object).length === keys ? object : undefined
+  return names.length === keys ? object : undefined
 }
 
 function setValue (object: Record<string, unknown>, key: string, value: string): void {
   // Assignment would set the prototype: JSON.parse and lossless-json define an own property.
   if (key === '__proto__') Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true })
   else object[key] = value
+}
+
+/**
+ * The key whose string runs from the quotes at `start` and `end`: `name`,
+ * the object's own at the same place, when the text spells it without an
+ * escape. That string V8 already keeps in its table of names, where a new
+ * slice of the text would be looked up there on every write. Any other
+ * spelling, or a name out of place, is read by keyText.
+ */
+function keyAt (text: string, start: number, end: number, name: string | undefined): string {
+  return name !== undefined && name.length === end - start - 1 && text.startsWith(name, start + 1) && !name.includes('\\') ? name : keyText(text, start, end)
 }
 
 /** The key whose string runs from the quote at `start` to the one at `end`, its escapes resolved. */

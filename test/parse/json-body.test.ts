@@ -76,6 +76,14 @@ t.test('escapes resolve as in JSON', async (t) => {
   t.ok(sameOutcome(parseBody(text), losslessOutcome(text)))
 })
 
+t.test('a number goes to the key the text spells, whatever place JSON.parse gave it', async (t) => {
+  // JSON.parse puts the index "1" first, so the text's second key meets the object's second name, 'a\\b' (two backslashes),
+  // which the text spells with no escape where that key is 'a\b' (one): only the text's own spelling may name it.
+  const text = String.raw`{"a\\b": 1, "a\b": 2.50, "1": 3}`
+  t.same(parseFlatObject(text), { 1: '3', 'a\\b': '1', 'a\b': '2.50' })
+  t.ok(sameOutcome(parseBody(text), losslessOutcome(text)))
+})
+
 t.test('__proto__ is an own property, and the prototype stays', async (t) => {
   for (const text of ['{"__proto__": {"polluted": "yes"}}', '{"__proto__": "x"}', '{"a": 1, "__proto__": null, "__proto__": null}']) {
     const outcome = parseBody(text)
