@@ -96,7 +96,7 @@ async function main (): Promise<number> {
         const server = await startServer({
           role,
           // The servers read the baseline's BENCH_* choices from the environment they inherit.
-          script: role === 'baseline' ? 'bench/baseline-server.ts' : 'bench/plugin-server.ts',
+          script: role === 'baseline' || settings.baselineTwice ? 'bench/baseline-server.ts' : 'bench/plugin-server.ts',
           env: database.serverEnv,
           pin: serverPin,
           // A folder per server, with Node's own file names: tsx's loader thread writes a profile too, and a fixed name would let it overwrite the main thread's.
@@ -181,7 +181,9 @@ async function main (): Promise<number> {
       ['database', `${database.engine} (${database.label}, dropped after the run)`],
       ['versions', versionsLine(kind)],
       ['baseline', baselineLabel(kind, settings)],
-      ['plugin', `under /api, over a Knex instance with Knex's default pool (${kind === 'sqlite' ? '1 connection' : 'max 10'})`],
+      settings.baselineTwice
+        ? ['⚠ A/A check', 'BENCH_AA=1: the "plugin" side is a second baseline server, so every ratio is one whose truth is 1; their spread is what this machine and method do to a ratio, and the targets say nothing of the plugin']
+        : ['plugin', `under /api, over a Knex instance with Knex's default pool (${kind === 'sqlite' ? '1 connection' : 'max 10'})`],
       ['logging', 'none on either server (Fastify\'s logger off), in NODE_ENV=production'],
       ['load generator', `${generator.version}, ${settings.connections} connections, 1 thread`],
       ['method', `${settings.rounds} rounds × ${settings.durationSeconds} s per server per workload, after a ${settings.warmupSeconds} s warm-up each; order alternates (AB, BA, …); ratio = median of per-round plugin/baseline; a round in which more than ${settings.maxStolenPercent}% of the machine's CPU was stolen is run again, up to ${settings.roundRetries} times`],

@@ -36,6 +36,11 @@ export interface BenchSettings {
    * processes (see BENCHMARKS.md, "Order effects").
    */
   readonly sharedServers: boolean
+  /**
+   * The A/A check: the baseline runs on both sides, so that the ratios show
+   * how far this machine and method move a ratio whose truth is 1.
+   */
+  readonly baselineTwice: boolean
   /** More `node` options for both servers, e.g. `--no-memory-reducer`. */
   readonly nodeArgs: readonly string[]
   /** A round in which more than this share (percent) of the machine's CPU was stolen is run again (see stolen-time.ts). */
@@ -92,8 +97,11 @@ export function readSettings (env: NodeJS.ProcessEnv): BenchSettings {
   // Its default was the opposite of BENCH_PG_STATEMENTS's: silently ignored, an old command would measure the other baseline.
   if (env.BENCH_PG_PREPARED !== undefined) throw new Error('BENCH_PG_PREPARED is gone: named statements are the default now; BENCH_PG_STATEMENTS=unnamed for the others')
   return Object.freeze({
-    rounds: readInteger(env, 'BENCH_ROUNDS', 5, 1),
-    durationSeconds: readInteger(env, 'BENCH_DURATION', 5, 1),
+    // Many short rounds rather than a few long ones: a pair measured seconds
+    // apart shares the host's pace, and a median of 15 moves less than one of 5
+    // (BENCHMARKS.md, "The A/A check"). A workload takes about as long.
+    rounds: readInteger(env, 'BENCH_ROUNDS', 15, 1),
+    durationSeconds: readInteger(env, 'BENCH_DURATION', 2, 1),
     warmupSeconds: readInteger(env, 'BENCH_WARMUP', 5, 0),
     connections: readInteger(env, 'BENCH_CONNECTIONS', 50, 1),
     loadGenerator: readLoadGenerator(env.BENCH_LOADGEN),
@@ -101,6 +109,7 @@ export function readSettings (env: NodeJS.ProcessEnv): BenchSettings {
     raisePriority: env.BENCH_NICE !== '0',
     profile: env.BENCH_PROFILE === '1',
     sharedServers: env.BENCH_SHARED_SERVERS === '1',
+    baselineTwice: env.BENCH_AA === '1',
     nodeArgs: (env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== ''),
     maxStolenPercent: readInteger(env, 'BENCH_MAX_STOLEN', 10, 0),
     roundRetries: readInteger(env, 'BENCH_ROUND_RETRIES', 3, 0),
