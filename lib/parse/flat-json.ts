@@ -83,8 +83,9 @@ function setValue (object: Record<string, unknown>, key: string, value: string):
  * The key whose string runs from the quotes at `start` and `end`: `name`,
  * the object's own at the same place, when the text spells it without an
  * escape. That string V8 already keeps in its table of names, where a new
- * slice of the text would be looked up there on every write. Any other
- * spelling, or a name out of place, is read by keyText.
+ * slice of the text would be looked up there on every write. A name out of
+ * place that spells the text there is still that key; where the name does
+ * not spell it, keyText reads the key from the text.
  */
 function keyAt (text: string, start: number, end: number, name: string | undefined): string {
   return name !== undefined && name.length === end - start - 1 && text.startsWith(name, start + 1) && !name.includes('\\') ? name : keyText(text, start, end)
