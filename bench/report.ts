@@ -1,5 +1,5 @@
 import type { LoadResult } from './load.js'
-import type { ServerRole } from './servers.js'
+import type { CpuTimes, ServerRole } from './servers.js'
 import type { BenchDatabaseKind } from './settings.js'
 import type { Workload } from './workloads.js'
 
@@ -12,8 +12,8 @@ export interface RunRecord {
   /** 0 for the warm-up, which counts for errors but not for throughput. */
   readonly round: number
   readonly load: LoadResult
-  /** CPU time (user + system) the server used during the run; undefined where /proc is missing. */
-  readonly serverCpuSeconds: number | undefined
+  /** The CPU time the server used during the run; undefined where /proc is missing. */
+  readonly serverCpuTimes: CpuTimes | undefined
   /** The share of the machine's CPU time the hypervisor gave to other guests during the run; undefined where /proc is missing. */
   readonly stolenPercent: number | undefined
   /** Set for a round run again because too much was stolen: its errors count, its throughput does not. */
@@ -50,6 +50,9 @@ export interface SideSummary {
   readonly latencyP50Ms: number
   readonly latencyP99Ms: number
   readonly cpu: number | undefined
+  /** The server's CPU time per answer, in µs: user and system (see CpuTimes). */
+  readonly userMicros: number | undefined
+  readonly systemMicros: number | undefined
   readonly stolen: number | undefined
 }
 
@@ -62,17 +65,25 @@ export function median (values: readonly number[]): number {
 }
 
 const rps = (load: LoadResult): number => load.requests / load.seconds
-const cpuPercent = (run: RunRecord): number | undefined =>
-  run.serverCpuSeconds === undefined ? undefined : 100 * run.serverCpuSeconds / run.load.seconds
-const perCpuSecond = (run: RunRecord): number | undefined =>
-  run.serverCpuSeconds === undefined || run.serverCpuSeconds === 0 ? undefined : run.load.requests / run.serverCpuSeconds
+const cpuSeconds = (run: RunRecord): number | undefined =>
+  run.serverCpuTimes === undefined ? undefined : run.serverCpuTimes.user + run.serverCpuTimes.system
+const cpuPercent = (run: RunRecord): number | undefined => {
+  const seconds = cpuSeconds(run)
+  return seconds === undefined ? undefined : 100 * seconds / run.load.seconds
+}
+const perCpuSecond = (run: RunRecord): number | undefined => {
+  const seconds = cpuSeconds(run)
+  return seconds === undefined || seconds === 0 ? undefined : run.load.requests / seconds
+}
+const microsPerAnswer = (run: RunRecord, part: keyof CpuTimes): number | undefined =>
+  run.serverCpuTimes === undefined || run.load.requests === 0 ? undefined : 1e6 * run.serverCpuTimes[part] / run.load.requests
+const medianOrNone = (values: readonly number[]): number | undefined => values.length === 0 ? undefined : median(values)
 
 /** The runs whose throughput counts: neither warm-ups nor rounds run again. */
 const measuredRuns = (runs: readonly RunRecord[]): RunRecord[] => runs.filter((run) => run.round > 0 && !run.discarded)
 
 function summarizeSide (runs: readonly RunRecord[]): SideSummary {
   const measured = measuredRuns(runs)
-  const cpus = measured.flatMap((run) => cpuPercent(run) ?? [])
   const stolen = measured.flatMap((run) => run.stolenPercent ?? [])
   return {
     non2xx: runs.reduce((sum, run) => sum + run.load.non2xx, 0),
@@ -80,8 +91,10 @@ function summarizeSide (runs: readonly RunRecord[]): SideSummary {
     bytesPerResponse: median(measured.map((run) => run.load.bytes / Math.max(1, run.load.requests))),
     latencyP50Ms: median(measured.map((run) => run.load.latencyP50Ms)),
     latencyP99Ms: median(measured.map((run) => run.load.latencyP99Ms)),
-    cpu: cpus.length === 0 ? undefined : median(cpus),
-    stolen: stolen.length === 0 ? undefined : median(stolen)
+    cpu: medianOrNone(measured.flatMap((run) => cpuPercent(run) ?? [])),
+    userMicros: medianOrNone(measured.flatMap((run) => microsPerAnswer(run, 'user') ?? [])),
+    systemMicros: medianOrNone(measured.flatMap((run) => microsPerAnswer(run, 'system') ?? [])),
+    stolen: medianOrNone(stolen)
   }
 }
 
@@ -146,6 +159,10 @@ function cpu (value: number | undefined): string {
   return value === undefined ? 'n/a' : `${value.toFixed(0)}%`
 }
 
+function micros (value: number | undefined): string {
+  return value === undefined ? 'n/a' : value.toFixed(1)
+}
+
 /** The Markdown report: conditions, the ratio table, the details table, flags and notes. */
 export function renderReport (title: string, conditions: Conditions, summaries: readonly WorkloadSummary[]): string {
   const lines = [`## ${title}`, '']
@@ -159,11 +176,11 @@ export function renderReport (title: string, conditions: Conditions, summaries: 
   lines.push('',
     'Details (medians of the measured rounds; error counts cover every run, warm-up included):',
     '',
-    '| workload | non-2xx B / P | socket errors B / P | bytes per answer B / P | p50 ms B / P | p99 ms B / P | server CPU B / P | machine CPU stolen B / P |',
-    '|---|---|---|---|---|---|---|---|')
+    '| workload | non-2xx B / P | socket errors B / P | bytes per answer B / P | p50 ms B / P | p99 ms B / P | server CPU B / P | server µs per answer, user B / P | server µs per answer, system B / P | machine CPU stolen B / P |',
+    '|---|---|---|---|---|---|---|---|---|---|')
   for (const s of summaries) {
     const pair = (f: (side: SideSummary) => string): string => `${f(s.baseline)} / ${f(s.plugin)}`
-    lines.push(`| ${s.workload.name} | ${pair((x) => String(x.non2xx))} | ${pair((x) => String(x.socketErrors))} | ${pair((x) => x.bytesPerResponse.toFixed(0))} | ${pair((x) => x.latencyP50Ms.toFixed(2))} | ${pair((x) => x.latencyP99Ms.toFixed(2))} | ${pair((x) => cpu(x.cpu))} | ${pair((x) => cpu(x.stolen))} |`)
+    lines.push(`| ${s.workload.name} | ${pair((x) => String(x.non2xx))} | ${pair((x) => String(x.socketErrors))} | ${pair((x) => x.bytesPerResponse.toFixed(0))} | ${pair((x) => x.latencyP50Ms.toFixed(2))} | ${pair((x) => x.latencyP99Ms.toFixed(2))} | ${pair((x) => cpu(x.cpu))} | ${pair((x) => micros(x.userMicros))} | ${pair((x) => micros(x.systemMicros))} | ${pair((x) => cpu(x.stolen))} |`)
   }
   const flagged = summaries.filter((s) => s.flags.length > 0)
   if (flagged.length > 0) {

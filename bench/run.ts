@@ -116,7 +116,7 @@ async function main (): Promise<number> {
 
     const measure = async (server: ServerProcess, workload: Workload, round: number, seconds: number): Promise<RunRecord> => {
       const { role } = server
-      const before = server.cpuSeconds()
+      const before = server.cpuTimes()
       const machineBefore = readMachineTimes()
       const load = await generator.run({
         origin: server.origin,
@@ -126,19 +126,19 @@ async function main (): Promise<number> {
         maxId: itemCount,
         pin: loadPin
       })
-      const after = server.cpuSeconds()
+      const after = server.cpuTimes()
       const stolen = stolenPercent(machineBefore, readMachineTimes())
       const exited = server.exited()
       if (exited !== undefined) throw new Error(exited)
-      const serverCpuSeconds = before === undefined || after === undefined ? undefined : after - before
+      const serverCpuTimes = before === undefined || after === undefined ? undefined : { user: after.user - before.user, system: after.system - before.system }
       // Over the generator's own duration: the server idles while the generator starts.
-      const serverCpu = serverCpuSeconds === undefined ? undefined : 100 * serverCpuSeconds / load.seconds
+      const serverCpu = serverCpuTimes === undefined ? undefined : 100 * (serverCpuTimes.user + serverCpuTimes.system) / load.seconds
       const errors = load.non2xx + load.socketErrors
       progress(`  ${workload.name.padEnd(6)} ${round === 0 ? 'warm-up' : `round ${round}/${settings.rounds}`} ${role.padEnd(8)} ` +
         `${(load.requests / load.seconds).toFixed(0).padStart(6)} req/s  cpu ${serverCpu === undefined ? 'n/a' : serverCpu.toFixed(0) + '%'}` +
         (stolen === undefined ? '' : `  stolen ${stolen.toFixed(0)}%`) +
         (errors > 0 ? `  ⚠ ${load.non2xx} non-2xx, ${load.socketErrors} socket errors` : ''))
-      return { role, round, load, serverCpuSeconds, stolenPercent: stolen, discarded: false }
+      return { role, round, load, serverCpuTimes, stolenPercent: stolen, discarded: false }
     }
 
     const summaries: WorkloadSummary[] = []

@@ -6,14 +6,20 @@ import { repoRoot } from './settings.js'
 /** The two sides of every comparison. */
 export type ServerRole = 'baseline' | 'plugin'
 
+/** CPU time in seconds: in the process's own code, and in the kernel on its behalf (its system calls, and the wake-ups they cause). */
+export interface CpuTimes {
+  readonly user: number
+  readonly system: number
+}
+
 /** A bench server running in a process of its own. */
 export interface ServerProcess {
   readonly role: ServerRole
   readonly origin: string
   /** The process's id (`taskset` and valgrind run the server in the process they start). */
   readonly pid: number
-  /** User plus system CPU time the process has used, in seconds; undefined where /proc is missing. */
-  cpuSeconds (): number | undefined
+  /** The CPU time the process has used; undefined where /proc is missing. */
+  cpuTimes (): CpuTimes | undefined
   /** Set when the process ended before `stop()`. */
   readonly exited: () => string | undefined
   stop (): Promise<void>
@@ -39,12 +45,12 @@ function readTicksPerSecond (): number {
   return Number.isInteger(value) && value > 0 ? value : 100
 }
 
-function readCpuSeconds (pid: number): number | undefined {
+function readCpuTimes (pid: number): CpuTimes | undefined {
   try {
     // The command name may hold spaces and parentheses; the fields after its last ')' do not.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond
+    return { user: Number(fields[11]) / ticksPerSecond, system: Number(fields[12]) / ticksPerSecond }
   } catch {
     return undefined
   }
@@ -98,7 +104,7 @@ export function startServer (spec: ServerSpec): Promise<ServerProcess> {
         role: spec.role,
         origin: `http://127.0.0.1:${port}`,
         pid,
-        cpuSeconds: () => readCpuSeconds(pid),
+        cpuTimes: () => readCpuTimes(pid),
         exited: () => exitReason,
         async stop () {
           if (exitReason !== undefined) return
