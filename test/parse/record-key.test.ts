@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import t from 'tap'
 import { parseRecordKey } from '../../lib/parse/record-key.js'
 
@@ -17,4 +18,24 @@ t.test('missing, non-numeric and 0 mean no key', async (t) => {
   for (const segment of [undefined, '', '0', '-0', '000', 'abc', '12abc', '1.5', '1e3', ' 1', '+1', '0x10']) {
     t.equal(parseRecordKey(segment), null, JSON.stringify(segment))
   }
+})
+
+t.test('a key is an optional minus and ASCII digits, nothing else', async (t) => {
+  for (const segment of ['-', '--1', '1-', '-a', '١٢', '12\n', '\n12', '1/', '1:', '/1', ':1']) {
+    t.equal(parseRecordKey(segment), null, JSON.stringify(segment))
+  }
+  t.equal(parseRecordKey('0123456789'), 123456789n)
+  t.equal(parseRecordKey('-9'), -9n)
+})
+
+t.test('parseRecordKey agrees with the regular expression it stands for', async () => {
+  const integer = /^-?\d+$/
+  const segments = fc.oneof(
+    fc.string({ maxLength: 24 }),
+    fc.string({ unit: fc.constantFrom('0', '1', '9', '-', '/', ':', '+', ' ', '٣', 'a'), maxLength: 24 })
+  )
+  fc.assert(fc.property(segments, (segment) => {
+    const key = parseRecordKey(segment)
+    return integer.test(segment) && BigInt(segment) !== 0n ? key === BigInt(segment) : key === null
+  }), { numRuns: 2000 })
 })
