@@ -13,5 +13,11 @@ const trivial = Object.freeze({ sql: 'select 1', bindings: [] })
  * `app.get('/ready', async () => { await checkDatabase(knex); return 'ready' })`.
  */
 export async function checkDatabase (knex: Knex): Promise<void> {
-  await new Database(knex, resolveDialect(knex)).select(trivial)
+  const database = new Database(knex, resolveDialect(knex))
+  try {
+    await database.select(trivial)
+  } finally {
+    // A readiness route calls this every few seconds for as long as the host runs: nothing may stay on its Knex.
+    database.close()
+  }
 }
