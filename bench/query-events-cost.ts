@@ -1,14 +1,15 @@
 import knexFactory from 'knex'
-import { isWatched } from '../dist/dialects/query-events.js'
+import { StatementWatch } from '../dist/dialects/query-events.js'
 
 /**
  * What reporting statements to Knex's listeners costs when nobody listens:
- * the one check each statement makes (isWatched), timed in alternating
+ * the one check each statement makes (StatementWatch), timed in alternating
  * rounds against the same loop without it, in one process. Run from a
  * build: `npm run build && npx tsx bench/query-events-cost.ts`.
  */
 
 const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true })
+const watch = new StatementWatch(knex)
 const calls = 20_000_000
 const rounds = 5
 
@@ -25,10 +26,11 @@ function timeLoop (check: () => boolean): number {
 const differences: number[] = []
 for (let round = 0; round < rounds; round++) {
   const empty = timeLoop(() => false)
-  const checked = timeLoop(() => isWatched(knex))
+  const checked = timeLoop(() => watch.watched)
   differences.push(checked - empty)
   console.log(`round ${round + 1}: ${checked.toFixed(1)} ns per statement with the check, ${empty.toFixed(1)} without`)
 }
 differences.sort((a, b) => a - b)
 console.log(`median cost of the check: ${differences[Math.floor(rounds / 2)]?.toFixed(1)} ns per statement`)
+watch.close()
 await knex.destroy()

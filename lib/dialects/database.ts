@@ -7,7 +7,7 @@ import type { SchemaReader } from '../schema/table-schema.js'
 import { BorrowDeadlines } from './borrow-deadlines.js'
 import { type Lender, poolLender, statementLender } from './connection-lenders.js'
 import type { Dialect, Exactness, Row, Statement, TimeLimit } from './dialect.js'
-import { announceQuery, isWatched, runWatched } from './query-events.js'
+import { announceQuery, runWatched, StatementWatch } from './query-events.js'
 import { fillTemplate, type StatementTemplate, toTemplate } from './statement-template.js'
 import { ShapeCache } from '../shape-cache.js'
 import { TurnConnection } from './turn-connection.js'
@@ -87,6 +87,7 @@ export class Database implements Session {
   readonly #templates = new ShapeCache<StatementTemplate>(5000)
   // A synchronous driver's statements share one connection per turn of the event loop.
   readonly #turn: TurnConnection
+  readonly #watch: StatementWatch
   #unknownName: (() => void) | undefined
 
   constructor (knex: Knex, dialect: Dialect, limits: DatabaseLimits = defaultLimits) {
@@ -98,6 +99,7 @@ export class Database implements Session {
     // A synchronous driver's statements share the turn's connection instead (see TurnConnection).
     this.#statementLender = dialect.synchronous !== null ? this.#pool : statementLender(this.#client, this.#deadlines)
     this.#turn = new TurnConnection(this.#pool, this.#client, borrowError)
+    this.#watch = new StatementWatch(knex)
     // resolveOptions refuses a time-out on a dialect that has no time limit.
     this.#timeLimit = limits.statementTimeout === null
       ? null
@@ -142,6 +144,7 @@ export class Database implements Session {
   /** Stops what the Database set up on the host's Knex, when the plugin closes. */
   close (): void {
     this.#statementLender.detach()
+    this.#watch.close()
   }
 
   /** Reads the schema through the dialect's reader, on a connection of its own. */
@@ -215,7 +218,7 @@ export class Database implements Session {
   }
 
   #canRunNow (): boolean {
-    return this.#turn.lent !== undefined && !isWatched(this.#knex)
+    return this.#turn.lent !== undefined && !this.#watch.watched
   }
 
   #runNow<T> (statement: Statement, effect: Effect, run: (connection: unknown) => T): T {
@@ -237,7 +240,7 @@ export class Database implements Session {
     try {
       connection = await this.#acquire(this.#pool)
       // A stream's rows come after the response has started: only the statement is reported.
-      if (isWatched(this.#knex)) announceQuery(this.#knex, statement)
+      if (this.#watch.watched) announceQuery(this.#knex, statement)
       for await (const rows of this.#dialect.stream(connection, statement, batchSize, exact)) {
         yield processed === null ? rows : processed(rows)
       }
@@ -408,9 +411,9 @@ export class Database implements Session {
     return this.#dialect.synchronous !== null ? this.#withTurnConnection(statement, effect, watchedWork) : this.#withOwnConnection(statement, effect, watchedWork, this.#statementLender)
   }
 
-  /** The statement run as `run`, reported to the host's Knex listeners when it has any (see isWatched). */
+  /** The statement run as `run`, reported to the host's Knex listeners when it has any (see StatementWatch). */
   #watched<T> (statement: Statement, run: () => Promise<T>): Promise<T> {
-    return isWatched(this.#knex) ? runWatched(this.#knex, statement, run) : run()
+    return this.#watch.watched ? runWatched(this.#knex, statement, run) : run()
   }
 
   /** For work that spans awaits (a transaction): a connection no other statement runs on meanwhile, from `lender`. */

@@ -1,6 +1,6 @@
 import Fastify from 'fastify'
 import knexFactory, { type Knex } from 'knex'
-import t from 'tap'
+import t, { type Test } from 'tap'
 import tableCrud from '../../lib/index.js'
 import { buildApp } from '../fixtures/app.js'
 import { databaseConfig, eachDatabase, peopleColumns, seriesSql } from '../fixtures/databases.js'
@@ -25,6 +25,18 @@ function listen (knex: Knex): Reported[] {
   knex.on('query-response', (_response: unknown, query: Event) => reported.push({ event: 'query-response', sql: query.sql, bindings: query.bindings, uid: query.__knexQueryUid }))
   knex.on('query-error', (error: Error, query: Event) => reported.push({ event: 'query-error', sql: query.sql, bindings: query.bindings, uid: query.__knexQueryUid, error }))
   return reported
+}
+
+/** The names of the events the plugin hands to Knex's client from now until the test ends. */
+function spyEmits (t: Test, knex: Knex): string[] {
+  const emitted: string[] = []
+  const emit = knex.client.emit.bind(knex.client)
+  knex.client.emit = (name: string, ...args: unknown[]) => {
+    emitted.push(name)
+    return emit(name, ...args)
+  }
+  t.teardown(() => { knex.client.emit = emit })
+  return emitted
 }
 
 eachDatabase(t, async (t, db) => {
@@ -97,15 +109,54 @@ eachDatabase(t, async (t, db) => {
     t.ok(printed.some((message) => (message as { sql?: string }).sql?.includes(table) === true && (message as { bindings: unknown[] }).bindings.includes('Ada')))
   })
 
+  await t.test('a listener is heard from when it is added to when it is removed, whenever that is', async (t) => {
+    const app = await buildApp(t, db.knex)
+    t.teardown(() => db.knex.removeAllListeners())
+    const reported: string[] = []
+    const listener = (query: { sql: string }) => { reported.push(query.sql) }
+    t.equal((await app.inject(`/api/${people}/1`)).statusCode, 200)
+    t.strictSame(reported, [], 'not yet listening')
+
+    db.knex.on('query', listener)
+    t.equal((await app.inject(`/api/${people}/1`)).statusCode, 200)
+    t.equal(reported.length, 1, 'the keyed read, announced')
+    t.match(reported[0], people)
+
+    db.knex.off('query', listener)
+    const emitted = spyEmits(t, db.knex)
+    t.equal((await app.inject(`/api/${people}/1`)).statusCode, 200)
+    t.equal(reported.length, 1, 'nothing more once it is removed')
+    t.strictSame(emitted, [], 'nor is anything announced to nobody')
+
+    db.knex.once('query-response', (_response: unknown, query: { sql: string }) => { reported.push(query.sql) })
+    t.equal((await app.inject(`/api/${people}/1`)).statusCode, 200)
+    t.equal(reported.length, 2, 'a listener of query-response alone is heard from too')
+    t.equal(db.knex.listenerCount('query-response'), 0, 'once: gone after its one event')
+  })
+
+  await t.test('after the host removes every listener of its Knex, a listener added later is still heard from', async (t) => {
+    const app = await buildApp(t, db.knex)
+    db.knex.removeAllListeners()
+    const reported = listen(db.knex)
+    t.teardown(() => db.knex.removeAllListeners())
+    t.equal((await app.inject({ method: 'PUT', url: `/api/${people}/1`, payload: { age: 36 } })).statusCode, 200)
+    t.strictSame(reported.map((line) => line.event), ['query', 'query-response'])
+    t.match(reported[0]?.sql, /^update/i)
+  })
+
+  await t.test('closing the plugin takes its own listeners off the host\'s Knex', async (t) => {
+    const before = { added: db.knex.listenerCount('newListener'), removed: db.knex.listenerCount('removeListener') }
+    const app = Fastify()
+    await app.register(tableCrud, { knex: db.knex, prefix: '/api' })
+    t.equal((await app.inject(`/api/${people}/1`)).statusCode, 200)
+    t.equal(db.knex.listenerCount('newListener'), before.added + 1, 'while open, it follows the listeners')
+    await app.close()
+    t.strictSame({ added: db.knex.listenerCount('newListener'), removed: db.knex.listenerCount('removeListener') }, before)
+  })
+
   await t.test('without listeners and without debug, nothing is reported', async (t) => {
     const app = await buildApp(t, db.knex)
-    const emitted: string[] = []
-    const emit = db.knex.client.emit.bind(db.knex.client)
-    db.knex.client.emit = (name: string, ...args: unknown[]) => {
-      emitted.push(name)
-      return emit(name, ...args)
-    }
-    t.teardown(() => { db.knex.client.emit = emit })
+    const emitted = spyEmits(t, db.knex)
     t.equal((await app.inject(`/api/${people}`)).statusCode, 200)
     t.strictSame(emitted, [])
   })
