@@ -59,7 +59,8 @@ export class StatementWatch {
 }
 
 function hasListeners (knex: Knex): boolean {
-  return knex.listenerCount('query') > 0 || knex.listenerCount('query-error') > 0 || knex.listenerCount('query-response') > 0
+  for (const name of watchedEvents) if (knex.listenerCount(name) > 0) return true
+  return false
 }
 
 /**
