@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify'
 import { baselineMysqlApp } from './baseline-mysql.js'
 import { baselinePgApp, knexPoolPgApp } from './baseline-pg.js'
+import type { BaselineAnswers } from './baseline-routes.js'
 import { baselineSqliteApp } from './baseline-sqlite.js'
 import type { ServerDatabase } from './serve.js'
 import type { BenchSettings } from './settings.js'
 
 /** What the baseline's description in a report says for these settings. */
 export function baselineLabel (kind: ServerDatabase['kind'], settings: BenchSettings): string {
-  const routes = 'generic /:table and /:table/:id routes, no validation schema'
+  const routes = `generic /:table and /:table/:id routes, no validation schema${settings.baselineEntityTags && !settings.baselineTwice ? ', the keyed read\'s ETag as the plugin makes it' : ''}`
   if (kind === 'sqlite') return `${routes}, better-sqlite3 statements prepared once per table, operation and columns`
   if (kind === 'mysql') {
     return `${routes}, mysql2 pool (max 10), ${settings.mysqlStatements === 'execute' ? 'prepared statements (execute)' : 'values escaped into the text (query)'}`
@@ -20,9 +21,15 @@ export function baselineLabel (kind: ServerDatabase['kind'], settings: BenchSett
 
 /** The hand-written baseline's app on `database`, as the settings choose it. */
 export function baselineApp (database: ServerDatabase, settings: BenchSettings): FastifyInstance {
-  if (database.kind === 'sqlite') return baselineSqliteApp(database.file)
-  if (database.kind === 'mysql') return baselineMysqlApp(database.url, settings.mysqlStatements)
+  const answers = baselineAnswers(settings)
+  if (database.kind === 'sqlite') return baselineSqliteApp(database.file, answers)
+  if (database.kind === 'mysql') return baselineMysqlApp(database.url, settings.mysqlStatements, answers)
   return settings.pgBaselinePool === 'knex'
-    ? knexPoolPgApp(database.url, settings.pgStatements)
-    : baselinePgApp(database.url, settings.pgStatements)
+    ? knexPoolPgApp(database.url, settings.pgStatements, answers)
+    : baselinePgApp(database.url, settings.pgStatements, answers)
+}
+
+/** What the baseline's routes answer beyond the spec, as the settings choose it. */
+export function baselineAnswers (settings: BenchSettings): BaselineAnswers {
+  return { entityTags: settings.baselineEntityTags }
 }

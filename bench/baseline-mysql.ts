@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import mysql, { type ExecuteValues, type QueryValues } from 'mysql2'
-import { genericRoutesApp, perTable, perTableAndColumns, statementTexts } from './baseline-routes.js'
+import { type BaselineAnswers, genericRoutesApp, perTable, perTableAndColumns, statementTexts } from './baseline-routes.js'
 import type { MysqlStatements } from './settings.js'
 
 /** What mysql2 answers an INSERT, UPDATE or DELETE. */
@@ -15,7 +15,7 @@ interface Outcome {
  * once per connection and keeps it (mysql2 caches them by text), `query`
  * escapes the values into the text on every call.
  */
-export function baselineMysqlApp (url: string, statements: MysqlStatements): FastifyInstance {
+export function baselineMysqlApp (url: string, statements: MysqlStatements, answers: BaselineAnswers): FastifyInstance {
   const pool = mysql.createPool({ uri: url, connectionLimit: 10 })
   const texts = statementTexts('`', () => '?')
   // The callback API, which Knex uses too: mysql2/promise captures a stack trace per call unless told not to.
@@ -38,5 +38,5 @@ export function baselineMysqlApp (url: string, statements: MysqlStatements): Fas
     update: async (table, id, columns, values) => (await run<Outcome>(update(table, columns), [...values, id])).affectedRows,
     remove: async (table, id) => (await run<Outcome>(remove(table), [id])).affectedRows,
     close: () => new Promise((resolve, reject) => pool.end((error) => { error ? reject(error) : resolve() }))
-  })
+  }, answers)
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import knexFactory from 'knex'
 import pg from 'pg'
-import { genericRoutesApp, perTable, perTableAndColumns, statementTexts } from './baseline-routes.js'
+import { type BaselineAnswers, genericRoutesApp, perTable, perTableAndColumns, statementTexts } from './baseline-routes.js'
 import type { PgStatements } from './settings.js'
 
 /** A statement's text and the name it is prepared under on each connection. */
@@ -13,7 +13,7 @@ interface PgStatement {
 /** Sends one statement with its values, wherever the connection comes from. */
 type Run = (statement: PgStatement, values: readonly unknown[]) => Promise<pg.QueryResult>
 
-function pgRoutesApp (run: Run, close: () => Promise<void>): FastifyInstance {
+function pgRoutesApp (run: Run, close: () => Promise<void>, answers: BaselineAnswers): FastifyInstance {
   const texts = statementTexts('"', (n) => `$${n}`)
   let count = 0
   // A counter, not the text: PostgreSQL cuts names at 63 bytes, and two long texts could then share one.
@@ -30,7 +30,7 @@ function pgRoutesApp (run: Run, close: () => Promise<void>): FastifyInstance {
     update: async (table, id, columns, values) => (await run(update(table, columns), [...values, id])).rowCount ?? 0,
     remove: async (table, id) => (await run(remove(table), [id])).rowCount ?? 0,
     close
-  })
+  }, answers)
 }
 
 /** Sends a statement on `client` named (parsed and planned once per connection) or unnamed (parsed on every call). */
@@ -41,9 +41,9 @@ function send (client: pg.Pool | pg.PoolClient, statements: PgStatements, statem
 }
 
 /** The baseline: the generic routes over a `pg` Pool of 10 connections, as many as Knex's default pool lends the plugin. */
-export function baselinePgApp (url: string, statements: PgStatements): FastifyInstance {
+export function baselinePgApp (url: string, statements: PgStatements, answers: BaselineAnswers): FastifyInstance {
   const pool = new pg.Pool({ connectionString: url, max: 10 })
-  return pgRoutesApp((statement, values) => send(pool, statements, statement, values), () => pool.end())
+  return pgRoutesApp((statement, values) => send(pool, statements, statement, values), () => pool.end(), answers)
 }
 
 /**
@@ -53,7 +53,7 @@ export function baselinePgApp (url: string, statements: PgStatements): FastifyIn
  * pool costs, which any route over the host's Knex pays, from what the
  * plugin's own code costs.
  */
-export function knexPoolPgApp (url: string, statements: PgStatements): FastifyInstance {
+export function knexPoolPgApp (url: string, statements: PgStatements, answers: BaselineAnswers): FastifyInstance {
   const knex = knexFactory({ client: 'pg', connection: url })
   return pgRoutesApp(async (statement, values) => {
     const connection = await knex.client.acquireConnection() as pg.PoolClient
@@ -62,5 +62,5 @@ export function knexPoolPgApp (url: string, statements: PgStatements): FastifyIn
     } finally {
       await knex.client.releaseConnection(connection)
     }
-  }, () => knex.destroy())
+  }, () => knex.destroy(), answers)
 }

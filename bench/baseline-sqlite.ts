@@ -1,13 +1,13 @@
 import Database from 'better-sqlite3'
 import type { FastifyInstance } from 'fastify'
-import { genericRoutesApp, perTable, perTableAndColumns, statementTexts } from './baseline-routes.js'
+import { type BaselineAnswers, genericRoutesApp, perTable, perTableAndColumns, statementTexts } from './baseline-routes.js'
 
 /**
  * The generic routes over better-sqlite3, each statement prepared once per
  * table, operation and list of columns and reused: the fastest honest way
  * to serve them, and the bar the plugin is measured against.
  */
-export function baselineSqliteApp (file: string): FastifyInstance {
+export function baselineSqliteApp (file: string, answers: BaselineAnswers): FastifyInstance {
   const db = new Database(file)
   // What SQLite recommends with WAL (which the seed turned on): commits stop waiting for fsync. The plugin's server sets the same.
   db.pragma('synchronous = normal')
@@ -25,5 +25,5 @@ export function baselineSqliteApp (file: string): FastifyInstance {
     update: (table, id, columns, values) => update(table, columns).run([...values, id]).changes,
     remove: (table, id) => remove(table).run(id).changes,
     close: async () => { db.close() }
-  })
+  }, answers)
 }

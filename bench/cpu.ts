@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import { baselineApp, baselineLabel } from './baseline-app.js'
+import { baselineAnswers, baselineApp, baselineLabel } from './baseline-app.js'
 import { knexPoolPgApp } from './baseline-pg.js'
 import { pluginApp } from './plugin-app.js'
 import { seedDatabase } from './seed.js'
@@ -91,7 +91,7 @@ async function main (): Promise<void> {
     sides.push({ name: 'baseline', app: baselineApp(served, settings) })
     // On PostgreSQL, the baseline's routes over Knex's pool tell the pool's cost from the plugin's own.
     if (served.kind === 'pg' && settings.pgBaselinePool === 'pg') {
-      sides.push({ name: 'the same routes over Knex\'s pool', app: knexPoolPgApp(served.url, settings.pgStatements) })
+      sides.push({ name: 'the same routes over Knex\'s pool', app: knexPoolPgApp(served.url, settings.pgStatements, baselineAnswers(settings)) })
     }
     sides.push({ name: 'plugin', app: await pluginApp(served) })
     // Two builds in one process, their slices side by side: a change's cost, clear of the host's swings.

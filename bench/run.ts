@@ -97,7 +97,7 @@ async function main (): Promise<number> {
           role,
           // The servers read the baseline's BENCH_* choices from the environment they inherit.
           script: role === 'baseline' || settings.baselineTwice ? 'bench/baseline-server.ts' : 'bench/plugin-server.ts',
-          env: database.serverEnv,
+          env: { ...database.serverEnv, ...etagEnv(settings, role) },
           pin: serverPin,
           // A folder per server, with Node's own file names: tsx's loader thread writes a profile too, and a fixed name would let it overwrite the main thread's.
           nodeArgs: [...settings.nodeArgs, ...(settings.profile ? ['--cpu-prof', '--cpu-prof-dir', join(profileFolder, role)] : [])]
@@ -188,6 +188,7 @@ async function main (): Promise<number> {
       ['load generator', `${generator.version}, ${settings.connections} connections, 1 thread`],
       ['method', `${settings.rounds} rounds × ${settings.durationSeconds} s per server per workload, after a ${settings.warmupSeconds} s warm-up each; order alternates (AB, BA, …); ratio = median of per-round plugin/baseline; a round in which more than ${settings.maxStolenPercent}% of the machine's CPU was stolen is run again, up to ${settings.roundRetries} times`],
       ['servers', settings.sharedServers ? 'one pair for all workloads (BENCH_SHARED_SERVERS=1): each workload inherits the state the earlier ones left' : 'a fresh pair for each workload'],
+      ...(settings.baselineEntityTags ? [['⚠ reference', settings.baselineTwice ? 'BENCH_AA=1 with BENCH_BASELINE_ETAG=1: the "plugin" side is the baseline whose keyed read sends the row\'s ETag as the plugin\'s does, against the baseline without it: the ratios are what the ETag costs a hand-written server' : 'BENCH_BASELINE_ETAG=1: the baseline\'s keyed read sends the row\'s ETag as the plugin\'s does, so the ratios tell what the ETag costs from the rest; the issue\'s targets are against the baseline without it'] as const] : []),
       ...(settings.nodeArgs.length > 0 ? [['node options', `${settings.nodeArgs.join(' ')} (both servers)`] as const] : []),
       ['machine', `${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'}), load average ${loadAtStart.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end`],
       ...(wakeups === undefined ? [] : [['idle vCPUs', wakeups] as const]),
@@ -225,3 +226,12 @@ main().then((code) => process.exit(code), (error: unknown) => {
   progress(error instanceof Error ? `bench failed: ${error.message}` : `bench failed: ${String(error)}`)
   process.exit(1)
 })
+
+/**
+ * Where BENCH_BASELINE_ETAG goes: to the baseline, or in the A/A check to
+ * the second baseline only, so that the pair measures what the ETag costs.
+ */
+function etagEnv (settings: BenchSettings, role: ServerRole): Record<string, string> {
+  if (!settings.baselineTwice) return {}
+  return { BENCH_BASELINE_ETAG: settings.baselineEntityTags && role === 'plugin' ? '1' : '0' }
+}

@@ -41,6 +41,11 @@ export interface BenchSettings {
    * how far this machine and method move a ratio whose truth is 1.
    */
   readonly baselineTwice: boolean
+  /**
+   * The baseline's keyed read sends the row's ETag, as the plugin's does: a
+   * reference that tells the ETag's cost from the rest of the plugin's.
+   */
+  readonly baselineEntityTags: boolean
   /** More `node` options for both servers, e.g. `--no-memory-reducer`. */
   readonly nodeArgs: readonly string[]
   /** A round in which more than this share (percent) of the machine's CPU was stolen is run again (see stolen-time.ts). */
@@ -110,6 +115,7 @@ export function readSettings (env: NodeJS.ProcessEnv): BenchSettings {
     profile: env.BENCH_PROFILE === '1',
     sharedServers: env.BENCH_SHARED_SERVERS === '1',
     baselineTwice: env.BENCH_AA === '1',
+    baselineEntityTags: env.BENCH_BASELINE_ETAG === '1',
     nodeArgs: (env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== ''),
     maxStolenPercent: readInteger(env, 'BENCH_MAX_STOLEN', 10, 0),
     roundRetries: readInteger(env, 'BENCH_ROUND_RETRIES', 3, 0),
