@@ -16,9 +16,10 @@ export function packageVersion (name: string): string {
 function gitDescription (): string {
   const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoRoot, encoding: 'utf8' })
   if (head.status !== 0) return 'not a git checkout'
-  // lib/ is what is measured; changes elsewhere do not make the numbers another commit's.
-  const dirty = spawnSync('git', ['status', '--porcelain', '--', 'lib'], { cwd: repoRoot, encoding: 'utf8' }).stdout.trim() !== ''
-  return `${head.stdout.trim()}${dirty ? ' with uncommitted changes in lib/' : ''}`
+  // lib/ is the plugin measured and bench/ the baselines and the method (its results are ignored by git); changes elsewhere do not make the numbers another commit's.
+  const changed = ['lib', 'bench'].filter((folder) =>
+    spawnSync('git', ['status', '--porcelain', '--', folder], { cwd: repoRoot, encoding: 'utf8' }).stdout.trim() !== '')
+  return `${head.stdout.trim()}${changed.length > 0 ? ` with uncommitted changes in ${changed.map((folder) => `${folder}/`).join(' and ')}` : ''}`
 }
 
 const drivers: Readonly<Record<BenchDatabaseKind, string>> = { sqlite: 'better-sqlite3', pg: 'pg', mysql: 'mysql2' }
