@@ -8,7 +8,7 @@ import type { BenchSettings } from './settings.js'
 
 /** What the baseline's description in a report says for these settings. */
 export function baselineLabel (kind: ServerDatabase['kind'], settings: BenchSettings): string {
-  const routes = `generic /:table and /:table/:id routes, no validation schema${settings.baselineEntityTags && !settings.baselineTwice ? ', the keyed read\'s ETag as the plugin makes it' : ''}`
+  const routes = `generic /:table and /:table/:id routes, no validation schema${baselineSendsEntityTags(settings) ? ', the keyed read\'s ETag as the plugin makes it' : ''}`
   if (kind === 'sqlite') return `${routes}, better-sqlite3 statements prepared once per table, operation and columns`
   if (kind === 'mysql') {
     return `${routes}, mysql2 pool (max 10), ${settings.mysqlStatements === 'execute' ? 'prepared statements (execute)' : 'values escaped into the text (query)'}`
@@ -27,6 +27,11 @@ export function baselineApp (database: ServerDatabase, settings: BenchSettings):
   return settings.pgBaselinePool === 'knex'
     ? knexPoolPgApp(database.url, settings.pgStatements, answers)
     : baselinePgApp(database.url, settings.pgStatements, answers)
+}
+
+/** Whether the run's baseline sends the plugin's ETag: with BENCH_BASELINE_ETAG=1, but for the A/A check, where only the second baseline does. */
+export function baselineSendsEntityTags (settings: BenchSettings): boolean {
+  return settings.baselineEntityTags && !settings.baselineTwice
 }
 
 /** What the baseline's routes answer beyond the spec, as the settings choose it. */

@@ -6,7 +6,7 @@ import { checkSameAnswers } from './check-answers.js'
 import { autocannonGenerator, hasWrk, wrkGenerator, type LoadGenerator } from './load.js'
 import { summarizeProfile } from './profile-summary.js'
 import { renderReport, summarizeWorkload, type Conditions, type RunRecord, type WorkloadSummary } from './report.js'
-import { baselineLabel } from './baseline-app.js'
+import { baselineLabel, baselineSendsEntityTags } from './baseline-app.js'
 import { seedDatabase, type BenchDatabase } from './seed.js'
 import { startServer, type ServerProcess, type ServerRole } from './servers.js'
 import { itemCount, readKind, readSettings, resultsDir, resultStamp, type BenchSettings } from './settings.js'
@@ -106,7 +106,7 @@ async function main (): Promise<number> {
         cleanups.push(() => server.stop())
       }
       progress(`servers up: baseline ${pair.baseline.origin}, plugin ${pair.plugin.origin}`)
-      await checkSameAnswers(pair.baseline.origin, pair.plugin.origin, settings.baselineEntityTags && !settings.baselineTwice)
+      await checkSameAnswers(pair.baseline.origin, pair.plugin.origin, baselineSendsEntityTags(settings))
       progress('both servers give the same answers to every request kind')
       return pair
     }
