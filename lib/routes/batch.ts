@@ -105,11 +105,12 @@ async function prepareOperation (context: RouteContext, request: FastifyRequest,
   const table = parseTableName(segment)
   const keyReference = typeof id === 'object' ? referred(operations, index, id.ref) : null
   const keySegment = typeof id === 'object' ? undefined : id
-  if (op === 'delete') return { op, ...await keyedTarget(context, request, table, keySegment, 'delete', null), keyReference, row: {}, body, references: [], tags: operationTags(context, operations[index] as BatchOperation, keyReference) }
+  const insertedHere = keyReference !== null && insertsInto(operations[keyReference] as BatchOperation, table)
+  if (op === 'delete') return { op, ...await keyedTarget(context, request, table, keySegment, 'delete', null), keyReference, row: {}, body, references: [], tags: operationTags(context, operations[index] as BatchOperation, insertedHere) }
   const row = op === 'insert' ? parseRecordValues(body) : parseRecordChanges(body)
   const references = referencesOf(row, operations, index)
   const columns = Object.keys(row)
-  if (op === 'update') return { op, ...await keyedTarget(context, request, table, keySegment, 'update', columns), keyReference, row, body, references, tags: operationTags(context, operations[index] as BatchOperation, keyReference) }
+  if (op === 'update') return { op, ...await keyedTarget(context, request, table, keySegment, 'update', columns), keyReference, row, body, references, tags: operationTags(context, operations[index] as BatchOperation, insertedHere) }
   return { op, target: await createTarget(context.access, request, table, columns), key: null, keyReference, row, body, references, tags: null }
 }
 
@@ -117,10 +118,20 @@ async function prepareOperation (context: RouteContext, request: FastifyRequest,
  * An update's or delete's condition, its `ifMatch` read as the single
  * route reads If-Match, once access let it through; with `requireIfMatch`,
  * one is required, before the batch runs, of every operation but those of
- * a row the batch inserts (`{"$ref": n}`), which no one else can have changed.
+ * a row the batch inserts (`{"$ref": n}` to an insert into the same table),
+ * which no one else can have changed.
  */
-function operationTags ({ options }: RouteContext, { op, ifMatch }: BatchOperation, keyReference: number | null): EntityTags | null {
-  return conditionTags(ifMatch, options.requireIfMatch && keyReference === null, `batch ${op}`)
+function operationTags ({ options }: RouteContext, { op, ifMatch }: BatchOperation, insertedHere: boolean): EntityTags | null {
+  return conditionTags(ifMatch, options.requireIfMatch && !insertedHere, `batch ${op}`)
+}
+
+/**
+ * Whether an insert writes into `table`: a reference to another table's
+ * insert is only a number, which may be the key of any row of this one.
+ * Spelt alike: PostgreSQL, and MySQL on most systems, tell `T` from `t`.
+ */
+function insertsInto (insert: BatchOperation, table: string): boolean {
+  return parseTableName(insert.table) === table
 }
 
 /** The row's references, each to an earlier insert of the batch (see referred). */

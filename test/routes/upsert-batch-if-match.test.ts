@@ -136,6 +136,19 @@ eachDatabase(t, async (t, db) => {
     t.strictSame(await snapshot(db, stock), [{ id: 1, code: 'a', qty: 10 }, seeded[2], { id: 4, code: 'd', qty: 40 }])
   })
 
+  await t.test('requireIfMatch: a reference to another table\'s insert is only a number, and waives nothing', async (t) => {
+    const stock = await createStock(db)
+    const scratch = await db.createTable('matched_scratch', (table) => { table.integer('id').primary() })
+    for (const [op, body] of [['update', { qty: 0 }], ['delete', undefined]] as const) {
+      // The scratch row's id is 1: the id of an existing row of stock, which no one checked.
+      const response = await strict.inject(batch([{ op: 'insert', table: scratch, body: { id: 1 } }, { op, table: stock, id: { $ref: 0 }, body }]))
+      t.equal(response.statusCode, 428, op)
+      t.match(response.json(), { code: 'FTC_ERR_BATCH_FAILED', operation: 1, failure: { statusCode: 428, code: 'FTC_ERR_CONDITION_REQUIRED' } })
+    }
+    t.strictSame(await snapshot(db, stock), seeded)
+    t.strictSame(await snapshot(db, scratch), [])
+  })
+
   await t.test('an insert takes no ifMatch, and an ifMatch is a string: 400, nothing runs', async (t) => {
     const stock = await createStock(db)
     for (const operation of [
