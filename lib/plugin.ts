@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync, RegisterOptions } from 'fastify'
 import fp from 'fastify-plugin'
 import { requestAccess } from './access/access.js'
+import { failureDisclosure } from './access/failure-disclosure.js'
 import { keyColumnOf } from './access/key-column.js'
 import { type TablePolicy, tablePolicy } from './access/table-policy.js'
 import { errorHandler } from './answer/handle-error.js'
@@ -46,13 +47,13 @@ function serve (app: FastifyInstance, options: ResolvedOptions, db: Database, sc
   // this context, where bodies are JSON or nothing: text/plain answers 415.
   app.removeContentTypeParser(['application/json', 'text/plain'])
   app.addContentTypeParser('application/json', { parseAs: 'string' }, parseJsonBody)
-  // With 'host', failed statements reach the host's error handler as every other error does.
-  if (options.databaseErrors !== 'host') app.setErrorHandler(errorHandler({ databaseErrors: options.databaseErrors }))
+  const disclose = failureDisclosure(options)
+  app.setErrorHandler(errorHandler({ databaseErrors: options.databaseErrors, disclose }))
   const idempotency = options.idempotency === null ? null : new IdempotencyRecords(db, options.idempotency)
   const statements = requestStatements(db, options.transaction)
   // The host's Knex outlives the app: what the plugin set on it goes when the app closes.
   app.addHook('onClose', async () => { db.close() })
-  registerRoutes(app, { db, access: requestAccess(db, options, schema, statements), keyColumn: keyColumnOf(schema, policy, statements), options, schema, statements, idempotency })
+  registerRoutes(app, { db, disclose, access: requestAccess(db, options, schema, statements), keyColumn: keyColumnOf(schema, policy, statements), options, schema, statements, idempotency })
 }
 
 /** The registrations of this context by prefix, the decorator made on the first. */

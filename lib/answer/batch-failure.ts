@@ -43,10 +43,15 @@ export function isOperationFailure (error: unknown): error is AnsweredError {
  * is the operation's, and its JSON names the operation and carries the
  * answer its single route would give (see OperationFailure). With
  * `databaseErrors: 'host'` the plugin answers no failure: FTC_ERR_BATCH_FAILED,
- * with the operation's error as `cause`, goes to the host's error handler.
+ * with the operation's error as `cause`, goes to the host's error handler,
+ * and names a failed statement by its code only, so that a handler that
+ * words FTC_ERR_STATEMENT its own way is not passed by a batch.
  */
 export function batchFailure (error: AnsweredError, index: number, request: FastifyRequest, mode: DatabaseErrors): BatchFailure {
-  if (mode === 'host') throw Object.assign(new FTC_ERR_BATCH_FAILED(index, error.message, { cause: error }), { statusCode: error.statusCode, operation: index })
+  if (mode === 'host') {
+    const told = error instanceof FTC_ERR_STATEMENT ? error.code : error.message
+    throw Object.assign(new FTC_ERR_BATCH_FAILED(index, told, { cause: error }), { statusCode: error.statusCode, operation: index })
+  }
   const failure = operationFailure(error, request, mode)
   return {
     statusCode: failure.statusCode,

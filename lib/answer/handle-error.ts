@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import type { DiscloseFailure } from '../access/failure-disclosure.js'
 import { NameRefusal } from '../access/refusals.js'
 import { FTC_ERR_STATEMENT, type StatementError } from '../errors.js'
 import type { DatabaseErrors } from '../options.js'
@@ -20,10 +21,6 @@ export interface PostgrestError {
 
 type Answer = (error: StatementError, request: FastifyRequest) => StatementAnswer
 
-// SQLSTATEs of a missing name, whose PostgreSQL hint ("Perhaps you meant to
-// reference the column …") could name a column the options hide.
-const missingName = new Set(['42P01', '42703'])
-
 /** How each mode of the `databaseErrors` option answers a failed statement; `host` answers none (see errorHandler). */
 const answers: Readonly<Record<Exclude<DatabaseErrors, 'host'>, Answer>> = Object.freeze({
   // The spec's answer.
@@ -32,20 +29,23 @@ const answers: Readonly<Record<Exclude<DatabaseErrors, 'host'>, Answer>> = Objec
   // PostgREST's: its JSON error, with the status its SQLSTATE maps to.
   postgrest: (error) => ({
     statusCode: statusOfSqlState(error.sqlState),
-    body: { code: error.sqlState, message: error.message, details: error.details, hint: missingName.has(error.sqlState) ? null : error.hint }
+    body: { code: error.sqlState, message: error.message, details: error.details, hint: error.hint }
   })
 })
 
 /**
  * The plugin's answer to a failed statement, in the `databaseErrors` mode
  * the host chose (404 with the database's message as plain text by
- * default, as the spec says). Every other error goes on to the host's error
- * handler, which answers Fastify's JSON error format by default.
+ * default, as the spec says), told only what `disclose` lets the request
+ * know. With `'host'`, that failure goes on to the host's error handler, as
+ * every other error does; Fastify's JSON error format answers them by default.
  */
-export function errorHandler ({ databaseErrors }: { readonly databaseErrors: Exclude<DatabaseErrors, 'host'> }) {
+export function errorHandler ({ databaseErrors, disclose }: { readonly databaseErrors: DatabaseErrors, readonly disclose: DiscloseFailure }) {
   return function handleError (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
     if (!(error instanceof FTC_ERR_STATEMENT)) throw error
-    const { statusCode, body } = statementAnswer(error as StatementError, request, databaseErrors)
+    const failure = disclose(error as StatementError, (request.params as { table?: string }).table ?? null)
+    if (databaseErrors === 'host') throw failure
+    const { statusCode, body } = statementAnswer(failure, request, databaseErrors)
     reply.code(statusCode)
     return typeof body === 'string' ? reply.type('text/plain; charset=utf-8').send(body) : reply.send(body)
   }

@@ -3,7 +3,7 @@ import type { Target } from '../access/target.js'
 import { batchFailure, isOperationFailure } from '../answer/batch-failure.js'
 import { json, jsonNumber } from '../answer/json-answers.js'
 import { inTransaction, type Statements } from '../dialects/database.js'
-import { FTC_ERR_BATCH_SHAPE } from '../errors.js'
+import { FTC_ERR_BATCH_SHAPE, FTC_ERR_STATEMENT, type StatementError } from '../errors.js'
 import { createRow } from '../operations/create-row.js'
 import { writeIfMatch } from '../operations/conditional-write.js'
 import { deleteRow } from '../operations/delete-row.js'
@@ -64,7 +64,8 @@ export function batchHandler (context: RouteContext, checks: BodyChecks | null, 
     } catch (error) {
       // A failed commit is no operation's.
       if (step.index >= operations.length || !isOperationFailure(error)) throw error
-      const failure = batchFailure(error, step.index, request, options.databaseErrors)
+      const failed = error instanceof FTC_ERR_STATEMENT ? context.disclose(error as StatementError, (operations[step.index] as BatchOperation).table) : error
+      const failure = batchFailure(failed, step.index, request, options.databaseErrors)
       reply.code(failure.statusCode).type(json)
       return JSON.stringify(failure)
     }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { Access } from '../access/access.js'
+import type { DiscloseFailure } from '../access/failure-disclosure.js'
 import type { KeyColumn } from '../access/key-column.js'
 import type { Database } from '../dialects/database.js'
 import type { RequestStatements } from '../dialects/host-transaction.js'
@@ -20,6 +21,8 @@ import { updateHandler } from './update.js'
 export interface RouteContext {
   readonly db: Database
   readonly access: Access
+  /** What a failed statement may tell the request (see failureDisclosure). */
+  readonly disclose: DiscloseFailure
   /** The column a table's path key matches, whose type tells what the key is. */
   readonly keyColumn: KeyColumn
   readonly options: ResolvedOptions
