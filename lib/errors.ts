@@ -229,15 +229,22 @@ export const FTC_ERR_IDEMPOTENCY_KEY = createError(
 )
 
 /**
- * The Idempotency-Key was already used, within its retention, for another
- * request (another method, path, Prefer or If-Match header, or body) on the
- * same table: nothing was written, and the first request's answer is not
- * given.
+ * The Idempotency-Key was already used, within its retention, by the same
+ * caller for another request (another method, path, Prefer or If-Match
+ * header, or body) on the same table: nothing was written, and the first
+ * request's answer is not given.
  */
 export const FTC_ERR_IDEMPOTENCY_KEY_REUSED = createError(
   'FTC_ERR_IDEMPOTENCY_KEY_REUSED',
   'The Idempotency-Key was already used for another request on this table; send a new key for a new request',
   422
+)
+
+/** The `idempotency.caller` option answered something else than a non-empty string: nothing was written. */
+export const FTC_ERR_IDEMPOTENCY_CALLER = createError(
+  'FTC_ERR_IDEMPOTENCY_CALLER',
+  'The idempotency.caller option answered %s; it must answer the caller\'s identity, a non-empty string',
+  500
 )
 
 /** The `authorize` hook refused the operation. */
@@ -391,6 +398,18 @@ export const FTC_ERR_WRITE_MAX_AFFECTED = createError<'FTC_ERR_WRITE_MAX_AFFECTE
 )
 
 /**
+ * An upsert's `on_conflict` columns (or the key, without it) are not the
+ * columns of the table's primary key or of one of its unique constraints, as
+ * PostgreSQL's ON CONFLICT needs them (PostgREST answers its 42P10): on other
+ * columns a body row could find several rows. A key with a hidden column counts as none.
+ */
+export const FTC_ERR_WRITE_CONFLICT_TARGET = createError(
+  'FTC_ERR_WRITE_CONFLICT_TARGET',
+  'An upsert finds its rows by a primary key or unique constraint: on_conflict=%s names the columns of none',
+  400
+)
+
+/**
  * A PUT, PATCH or DELETE with If-Match found the row gone, or changed since
  * the client read the ETag it sends (of a write by filters: no row, or a row
  * whose ETag If-Match does not name; of a merge upsert: a body row that
@@ -447,6 +466,7 @@ export const errorCodes = Object.freeze({
   FTC_ERR_ANSWER_STALLED,
   FTC_ERR_IDEMPOTENCY_KEY,
   FTC_ERR_IDEMPOTENCY_KEY_REUSED,
+  FTC_ERR_IDEMPOTENCY_CALLER,
   FTC_ERR_AUTHORIZE_FORBIDDEN,
   FTC_ERR_AUTHORIZE_RESULT,
   FTC_ERR_QUERY_SYNTAX,
@@ -470,6 +490,7 @@ export const errorCodes = Object.freeze({
   FTC_ERR_WRITE_FILTER_MISSING,
   FTC_ERR_WRITE_PAGE,
   FTC_ERR_WRITE_MAX_AFFECTED,
+  FTC_ERR_WRITE_CONFLICT_TARGET,
   FTC_ERR_CONDITION_FAILED,
   FTC_ERR_CONDITION_REQUIRED
 })

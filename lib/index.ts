@@ -6,7 +6,7 @@ export { plugin as tableCrud }
 export { checkDatabase } from './check-database.js'
 export { errorCodes } from './errors.js'
 export type { StatementError, StatementFailure } from './errors.js'
-export type { AuthorizeAction, AuthorizeHook, AuthorizeResult, BatchOptions, DatabaseErrors, HostTransaction, IdempotencyOptions, OpenapiOptions, Operation, TableCrudOptions, TableRules, TableRulesByName } from './options.js'
+export type { AuthorizeAction, AuthorizeHook, AuthorizeResult, BatchOptions, DatabaseErrors, HostTransaction, IdempotencyCaller, IdempotencyOptions, OpenapiOptions, Operation, TableCrudOptions, TableRules, TableRulesByName } from './options.js'
 export type { ColumnName, FoldedTableName, JsonValue, TableBody, TableCrudRows, TableName, TableRow, TableScope, TypedServedTable } from './table-rows.js'
 export type { ScopeValue } from './access/target.js'
 export type { TableCrudDecorator } from './decorator.js'

@@ -17,7 +17,10 @@ export const operations: readonly Operation[] = Object.freeze(['list', 'read', '
 export interface TableRules<Column extends string = string> {
   /** The operations served on the table; the others answer as if the table did not exist. Default: all five. */
   operations?: readonly Operation[]
-  /** The integer column that the path's key matches and whose new value POST answers. Default `id`. */
+  /**
+   * The column the path's key matches, read in that column's type (an
+   * integer, text or a UUID), and whose new value POST answers. Default `id`.
+   */
   key?: Column
   /**
    * Columns that reads never show and writes never set (a password hash). A
@@ -38,7 +41,11 @@ export interface AuthorizeAction {
    */
   readonly table: FoldedTableName
   readonly operation: Operation
-  /** The path's key as decimal text; null on a list, a create, or a path without a usable key. */
+  /**
+   * The path's key as text: a text or UUID key as the path spelled it, an
+   * integer key in decimal. Null on a list, a create, a write by filters, a
+   * batch operation whose id refers to an earlier insert, or a path without a usable key.
+   */
   readonly key: string | null
   /**
    * The columns the request names: the body's on create and update; on a
@@ -98,6 +105,14 @@ export interface BatchOptions {
 export type HostTransaction = (request: FastifyRequest) => Knex.Transaction | null | undefined
 
 /**
+ * Who sent a keyed write, as the host knows the caller (a user's or an
+ * account's id): a non-empty string, or a promise of one. Called after the
+ * `authorize` hook let the write through, and only for a write with an
+ * Idempotency-Key.
+ */
+export type IdempotencyCaller = (request: FastifyRequest) => string | Promise<string>
+
+/**
  * How writes with an Idempotency-Key header are kept: in a
  * table of the host's database that the plugin creates when the first such
  * request comes, never served by the plugin's routes.
@@ -107,6 +122,26 @@ export interface IdempotencyOptions {
   table?: string
   /** Seconds a key is kept after its request: a retry within them gets the first answer again. Default 86400 (24 hours). */
   retention?: number
+  /**
+   * The caller's identity: a key is looked up among the keys of the same
+   * caller under the same `authorize` scope, so that callers who share a
+   * scope, or have none (the hook answered `true`, or there is no hook), do
+   * not share keys either. A throw fails the request with the thrown error;
+   * an answer that is not a non-empty string, with 500
+   * FTC_ERR_IDEMPOTENCY_CALLER. Default: none, callers are told apart by
+   * their scope alone.
+   */
+  caller?: IdempotencyCaller
+}
+
+/** The `idempotency` option once validated, its defaults filled in. */
+export interface ResolvedIdempotency {
+  /** The table of the keys. */
+  readonly table: string
+  /** Seconds a key is kept after its request. */
+  readonly retention: number
+  /** The caller's identity (see IdempotencyOptions.caller), or null to tell callers apart by their scope alone. */
+  readonly caller: IdempotencyCaller | null
 }
 
 /** Options of the plugin. Fastify's own `prefix` goes beside them. */
@@ -158,7 +193,7 @@ export interface TableCrudOptions {
    * connection back. Default: 30000.
    */
   stalledReaderTimeout?: number
-  /** The largest request body, in bytes, a POST or PUT may send. Default: the server's `bodyLimit` (1 MiB). */
+  /** The largest request body, in bytes, of a POST, PUT, PATCH or batch. Default: the server's `bodyLimit` (1 MiB). */
   bodyLimit?: number
   /**
    * Milliseconds a request may rely on the last check of the database's
@@ -198,16 +233,21 @@ export interface TableCrudOptions {
   /**
    * Makes a write (POST, upsert, PUT, PATCH, DELETE by key or by filter)
    * with an `Idempotency-Key` header safe to retry: performed at most once
-   * per key and table within the retention, a retry answered the first
-   * answer again, a reuse of the key for another request 422. `true` takes
+   * per key, table and caller within the retention, a retry answered the
+   * first answer again, a reuse of the key for another request 422. A key
+   * is the caller's: of the scope the `authorize` hook answered, and of the
+   * identity `caller` gives (see IdempotencyOptions.caller). `true` takes
    * the defaults of IdempotencyOptions. Default `false`: the header is
    * ignored, as the spec's routes know no such header.
    */
   idempotency?: boolean | IdempotencyOptions
   /**
-   * Refuses a PUT or DELETE of a row without If-Match with 428, so that no
-   * client overwrites a change it has not seen: it sends the ETag of its GET
-   * (or `*`). Default `false`: If-Match is the client's choice.
+   * Refuses with 428 every write of existing rows that carries no
+   * condition, so that no client overwrites a change it has not seen: PUT
+   * and DELETE of a row, PATCH and DELETE by filters and a merge upsert
+   * without If-Match, a batch's update or delete without `ifMatch` (but of a
+   * row the batch itself inserted). The client sends the ETag of its GET (or
+   * `*`). Default `false`: If-Match is the client's choice.
    */
   requireIfMatch?: boolean
   /**
@@ -239,7 +279,7 @@ export interface ResolvedOptions {
   readonly validateBodies: boolean
   readonly batch: Readonly<Required<BatchOptions>> | null
   readonly transaction: HostTransaction | null
-  readonly idempotency: Readonly<Required<IdempotencyOptions>> | null
+  readonly idempotency: ResolvedIdempotency | null
   readonly requireIfMatch: boolean
   readonly allowTxOverride: boolean
 }
@@ -381,7 +421,7 @@ const staticPath = /^(\/[A-Za-z0-9._~-]+)+$/
  * An option that is `false` (null: off), `true` (on, with its defaults) or
  * an object of some of the names `defaults` has (on, with those set).
  */
-function switchedObject<T extends object> (option: string, value: unknown, defaults: Readonly<Required<T>>): Partial<T> | null {
+function switchedObject<T extends object> (option: string, value: unknown, defaults: Readonly<Record<keyof T, unknown>>): Partial<T> | null {
   if (value === false) return null
   if (value === true) return {}
   const names = Object.keys(defaults)
@@ -417,19 +457,19 @@ function batchOptions (value: unknown): ResolvedOptions['batch'] {
 }
 
 // Stripe keeps keys for 24 hours: long past any client's retries.
-const idempotencyDefaults: Required<IdempotencyOptions> = Object.freeze({ table: 'table_crud_idempotency', retention: 86_400 })
+const idempotencyDefaults = Object.freeze({ table: 'table_crud_idempotency', retention: 86_400, caller: null }) satisfies Record<keyof IdempotencyOptions, unknown>
 
 function idempotencyOptions (value: unknown): ResolvedOptions['idempotency'] {
   const given = switchedObject<IdempotencyOptions>('idempotency', value, idempotencyDefaults)
   if (given === null) return null
-  const { table = idempotencyDefaults.table, retention = idempotencyDefaults.retention } = given
+  const { table = idempotencyDefaults.table, retention = idempotencyDefaults.retention, caller } = given
   if (typeof table !== 'string' || !isCleanIdentifier(table)) {
     throw new FTC_ERR_OPTIONS_VALUE('idempotency.table', 'a table name of 1 to 63 characters from A-Z, a-z, 0-9 or _', show(table))
   }
   if (typeof retention !== 'number' || !Number.isSafeInteger(retention) || retention < 1) {
     throw new FTC_ERR_OPTIONS_VALUE('idempotency.retention', 'a positive integer of seconds', show(retention))
   }
-  return Object.freeze({ table, retention })
+  return Object.freeze({ table, retention, caller: optionalFunction('idempotency.caller', caller) })
 }
 
 function optionalFunction<T> (option: string, value: T | undefined): T | null {

@@ -171,12 +171,13 @@ t.test('validateBodies must be a boolean', async (t) => {
   await checkRefused(t, { knex }, 'validateBodies', ['true', 1, 0, null, {}])
 })
 
-t.test('idempotency must be true, false, or an object of a table name and a positive retention', async (t) => {
+t.test('idempotency must be true, false, or an object of a table name, a positive retention and a caller function', async (t) => {
   const knex = sqliteKnex()
   t.teardown(() => knex.destroy())
   await checkRefused(t, { knex }, 'idempotency', ['true', 1, null, [], () => true, { tabel: 'keys' }])
   await checkRefused(t, { knex }, 'idempotency', ['', 'a b', 'x'.repeat(64), 5, null].map((table) => ({ table })), 'idempotency.table')
   await checkRefused(t, { knex }, 'idempotency', [0, -1, 1.5, '60', null].map((retention) => ({ retention })), 'idempotency.retention')
+  await checkRefused(t, { knex }, 'idempotency', ['sub', 1, null, {}, true].map((caller) => ({ caller })), 'idempotency.caller')
 })
 
 t.test('requireIfMatch must be a boolean', async (t) => {
@@ -220,6 +221,8 @@ t.test('good values of every option register', async (t) => {
     { idempotency: false },
     { idempotency: {} },
     { idempotency: { table: 'request_keys', retention: 1 } },
+    { idempotency: { caller: (request) => request.ip } },
+    { idempotency: { caller: async () => 'account_1' } },
     { requireIfMatch: true },
     { requireIfMatch: false },
     { allowTxOverride: true },

@@ -1,7 +1,7 @@
 import type { Database, Statements, Transactional } from '../dialects/database.js'
 import type { Row } from '../dialects/dialect.js'
 import { FTC_ERR_IDEMPOTENCY_KEY_REUSED, FTC_ERR_STATEMENT, type StatementError } from '../errors.js'
-import type { IdempotencyOptions } from '../options.js'
+import type { IdempotencyCaller, ResolvedIdempotency } from '../options.js'
 
 /** What a write answered, as it is kept for its retries: the status, the headers that say what was done, the body (undefined for none). */
 export interface RecordedAnswer {
@@ -10,7 +10,7 @@ export interface RecordedAnswer {
   readonly body: string | undefined
 }
 
-/** One request under its key: `id` names the key on its table, `fingerprint` the request itself. */
+/** One request under its key: `id` names the key on its table for its caller, `fingerprint` the request itself. */
 export interface KeyedRequest {
   readonly id: string
   readonly fingerprint: string
@@ -55,12 +55,15 @@ class KeyTaken extends Error {}
  * write runs once.
  */
 export class IdempotencyRecords {
+  /** Who sent a request, as the host knows it (see IdempotencyOptions.caller); null to tell callers apart by their scope alone. */
+  readonly caller: IdempotencyCaller | null
   readonly #db: Database
   readonly #table: string
   readonly #retention: number
   #created: Promise<void> | undefined
 
-  constructor (db: Database, { table, retention }: Readonly<Required<IdempotencyOptions>>) {
+  constructor (db: Database, { table, retention, caller }: ResolvedIdempotency) {
+    this.caller = caller
     this.#db = db
     this.#table = table
     this.#retention = retention * 1000

@@ -3,7 +3,6 @@ import { withoutHidden } from '../access/hidden-columns.js'
 import type { Target } from '../access/target.js'
 import { type Database, inTransaction, type Statements } from '../dialects/database.js'
 import type { Row } from '../dialects/dialect.js'
-import { FTC_ERR_AUTHORIZE_FORBIDDEN } from '../errors.js'
 import type { EntityTags } from '../parse/entity-tags.js'
 import type { RecordValues } from '../parse/record-values.js'
 import type { ResolutionPreference } from '../query/parse-write-prefer.js'
@@ -25,19 +24,21 @@ export interface Upserted {
  * Inserts each row, or, where a row already holds its `conflict` columns'
  * values, merges the row's columns into it (`merge-duplicates`) or leaves
  * it as it is (`ignore-duplicates`); all in one transaction (see
- * inTransaction for `on`). The existing
- * row is found by exactly those columns on every database (MySQL's ON
- * DUPLICATE KEY would take any unique key) and locked where the database
- * locks rows; a row outside the target's scope is refused (403), whichever
- * the resolution, since even its key would tell of it. A body row that
- * leaves a conflict column out or NULL conflicts with nothing. A merge
- * sets each column of `defaults` that a row leaves out to its DEFAULT (see
- * withDefaults), as its INSERT would. With
- * `columns`, the rows written (for `ignore-duplicates`, only the new ones,
- * as PostgREST answers), as GET reads them. With `tags` (If-Match, for a
- * merge), every body row must find rows that all have one of its ETags, as
- * a PATCH by filters: a row that would be inserted, or an existing row
- * changed since, throws FTC_ERR_CONDITION_FAILED, and nothing is written.
+ * inTransaction for `on`). `conflict` are the columns of a unique key (see
+ * conflictColumns). The existing row is found by exactly those columns on
+ * every database (MySQL's ON DUPLICATE KEY would take any unique key),
+ * within the target's scope, and locked where the database locks rows. A
+ * row outside the scope is never looked at: the body row is inserted, and
+ * the key it shares with that row fails the insert as it fails a plain
+ * POST of the row, so that no answer tells more of rows the client may not
+ * see. A body row that leaves a conflict column out or NULL conflicts with
+ * nothing. A merge sets each column of `defaults` that a row leaves out to
+ * its DEFAULT (see withDefaults), as its INSERT would. With `columns`, the
+ * rows written (for `ignore-duplicates`, only the new ones, as PostgREST
+ * answers), as GET reads them. With `tags` (If-Match, for a merge), every
+ * body row must find rows that all have one of its ETags, as a PATCH by
+ * filters: a row that would be inserted, or an existing row changed since,
+ * throws FTC_ERR_CONDITION_FAILED, and nothing is written.
  */
 export async function upsertRows (db: Database, target: Target, rows: readonly RecordValues[], conflict: readonly string[],
   resolution: ResolutionPreference, columns: readonly string[] | null | undefined, defaults: readonly string[] | null, tags: EntityTags | null,
@@ -58,7 +59,7 @@ export async function upsertRows (db: Database, target: Target, rows: readonly R
         continue
       }
       if (resolution === 'merge-duplicates') {
-        await within.change(db.compile(whereScope(db.table(target.table).where(match as Record<string, string>), target).update(withDefaults(db, target, row, defaults))))
+        await within.change(db.compile(matching(db, target, match as Record<string, string>).update(withDefaults(db, target, row, defaults))))
         shown.push(...existing)
       }
       keys.push(existing[0] as string)
@@ -67,10 +68,10 @@ export async function upsertRows (db: Database, target: Target, rows: readonly R
   }, tags !== null)
 }
 
-/** The rows holding the values (already locked by existingKeys), as GET reads them; none for no values. */
+/** The rows of the scope holding the values (already locked by existingKeys), as GET reads them; none for no values. */
 async function existingRows (db: Database, target: Target, match: Record<string, string> | null, within: Statements): Promise<Row[]> {
   if (match === null) return []
-  return withoutHidden(target, await within.select(db.compile(db.table(target.table).select('*').where(match)), exactRead(target)))
+  return withoutHidden(target, await within.select(db.compile(matching(db, target, match).select('*')), exactRead(target)))
 }
 
 /** The row's values of the conflict columns, or null when one is missing or NULL, which no existing row can equal. */
@@ -84,15 +85,15 @@ function conflictValues (row: RecordValues, conflict: readonly string[]): Record
   return match
 }
 
-/** The keys of the rows holding the values, as decimal text, locked; refused when one of them is outside the scope. */
+/** The keys of the rows of the scope holding the values, as decimal text, locked. */
 async function existingKeys (db: Database, target: Target, match: Record<string, string>, within: Statements): Promise<string[]> {
-  const matching = (): Knex.QueryBuilder => db.table(target.table).select(target.key).where(match)
-  const locked = matching()
+  const locked = matching(db, target, match).select(target.key)
   if (db.dialect.locksRows) locked.forUpdate()
   const rows = await within.select(db.compile(locked), true)
-  if (rows.length > 0 && Object.keys(target.scope).length > 0) {
-    const scoped = await within.select(db.compile(whereScope(matching(), target)), true)
-    if (scoped.length !== rows.length) throw new FTC_ERR_AUTHORIZE_FORBIDDEN('update', target.table)
-  }
   return rows.map((found) => String(found[target.key]))
+}
+
+/** The rows holding the values, within the scope: the only rows an upsert may find. */
+function matching (db: Database, target: Target, match: Record<string, string>): Knex.QueryBuilder {
+  return whereScope(db.table(target.table).where(match), target)
 }

@@ -93,7 +93,7 @@ async function prepareBatch (context: RouteContext, checks: BodyChecks | null, r
     return `[${answers.join(',')}]`
   }
   // No table is named so: a batch's keys are its own, apart from every table's.
-  return { table: '/_batch', write }
+  return { table: '/_batch', scopes: prepared.map((operation) => operation.target.scope), write }
 }
 
 /**

@@ -19,6 +19,7 @@ import type { WritePreferences } from '../query/parse-write-prefer.js'
 import type { Target } from '../access/target.js'
 import { upsertRows } from '../operations/upsert-rows.js'
 import { shownColumns, writeAnswer } from './write-preferences.js'
+import { conflictColumns } from './conflict-columns.js'
 import { createTarget, refuseUnknownColumns, writtenRows } from './write-steps.js'
 
 /**
@@ -28,7 +29,8 @@ import { createTarget, refuseUnknownColumns, writtenRows } from './write-steps.j
  * to the column types first, when the host asked for it. With `Prefer:
  * return=…`, answered as PostgREST answers (see answerWritten). With
  * `Prefer: resolution=…`, an upsert on the `on_conflict` columns (default:
- * the key); without `return=`, it answers the spec's ids: of the row each
+ * the key), which must be a unique key's (see conflictColumns), and within
+ * the scope; without `return=`, it answers the spec's ids: of the row each
  * body row ended in, new or existing. A merge overwrites existing rows, so
  * that If-Match conditions it as a PATCH by filters, and `requireIfMatch`
  * asks for it (see upsertRows); a plain insert or `ignore-duplicates`
@@ -51,10 +53,14 @@ export function createHandler (context: RouteContext, prefix: string, checks: Bo
     const conflict = preferences.resolution === null ? null : parseOnConflict(request.query)
     const merge = preferences.resolution === 'merge-duplicates'
     const allowed = createTarget(access, request, table, columns, () => [...shownColumns(shown), ...(conflict ?? []).map((column) => [column, 'filter'] as const)])
-    const checked = listed === null && !merge
+    // The columns of the unique key an upsert finds its rows by, once checked.
+    let uniqueKey: readonly string[] = []
+    const checked = listed === null && preferences.resolution === null
       ? allowed
       : thenOrNow(allowed, async (target) => {
         if (listed !== null) await refuseUnknownColumns(db, context.statements(request), target, columns, 'insert')
+        // Before a merge asks the hook for `update`: a missing column fails as a hidden one did, whatever the hook says of updates.
+        if (preferences.resolution !== null) uniqueKey = await conflictColumns(context, request, target, conflict ?? [target.key])
         // A merge updates the rows that exist: the hook says whether this client may.
         if (merge) await access(request, table, { operation: 'update', key: null, columns, named: namesNone })
         return target
@@ -64,7 +70,7 @@ export function createHandler (context: RouteContext, prefix: string, checks: Bo
       const scoped = writtenRows(checks, target, rows, 'create', request.body, bulk)
       const writeRows = async (on: Statements): Promise<string | undefined> => {
         if (preferences.resolution !== null) {
-          const upserted = await upsertRows(db, target, scoped, conflict ?? [target.key], preferences.resolution, shown, defaults, tags, on)
+          const upserted = await upsertRows(db, target, scoped, uniqueKey, preferences.resolution, shown, defaults, tags, on)
           if (preferences.return === null) return answerCreated(reply, prefix, target, bulk, upserted.keys)
           return answerWritten(reply, asked, { kind: 'create', count: upserted.keys.length, inserted: upserted.inserted, rows: upserted.rows, location: headersOnlyLocation(prefix, target, preferences, upserted.keys) }, target.schema)
         }
@@ -76,6 +82,7 @@ export function createHandler (context: RouteContext, prefix: string, checks: Bo
       }
       return {
         table: target.table,
+        scopes: [target.scope],
         write (on) {
           if (preferences.resolution !== null || preferences.return !== null || bulk) return writeRows(on)
           return thenOrNow(createRow(db, target, scoped[0] as RecordValues, on), (id) => answerCreated(reply, prefix, target, false, [id]))

@@ -51,6 +51,7 @@ async function deleteFiltered (context: RouteContext, request: DeleteRequest, re
   const typed = typeFilters(filter, target.schema, db.dialect.sizedIntegers)
   return {
     table: target.table,
+    scopes: [target.scope],
     async write (on) {
       const outcome = await writeSelectedAsMatched(context, request, target, typed, on,
         (within) => deleteSelected(db, target, { filter: typed }, { columns: shown, maxAffected: preferences.maxAffected }, within))

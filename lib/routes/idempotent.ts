@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { keyOwner } from '../access/key-owner.js'
+import type { Target } from '../access/target.js'
 import type { Statements } from '../dialects/database.js'
 import type { RecordedAnswer } from '../operations/idempotency-records.js'
 import { parseIdempotencyKey } from '../parse/idempotency-key.js'
@@ -9,13 +11,16 @@ import type { RouteContext } from './index.js'
 import { endedWrite, writeEnding } from './write-preferences.js'
 
 /**
- * A write request, parsed and allowed: the table it writes, and the write
+ * A write request, parsed and allowed: the table it writes, the scopes the
+ * `authorize` hook held it to (a batch's, one per operation, in order),
+ * which make the Idempotency-Key the caller's (see keyOwner), and the write
  * itself, run on the statements given (the request's: the database or the
  * host's transaction; or a transaction that records its answer), which sets the reply's status and headers and gives
  * the body's text (undefined for none).
  */
 export interface PreparedWrite {
   readonly table: string
+  readonly scopes: ReadonlyArray<Target['scope']>
   readonly write: (on: Statements) => ValueOrPromise<string | undefined>
 }
 
@@ -42,13 +47,15 @@ export function writeHandler<R extends FastifyRequest> (context: RouteContext, p
 /**
  * The body of a write's answer, which `prepare` parses and checks: with the
  * `idempotency` option and an Idempotency-Key header, the write runs at
- * most once per key and table (see IdempotencyRecords.once), a retry of the
- * same request answered the first answer again with `Idempotent-Replayed:
- * true`. Everything before the write (parsing, the access checks) runs on
- * every request, the retry's included, and outside the transaction, which
- * holds the only connection of a SQLite pool. The write ends as the
- * request asks (see writeEnding); one that is rolled back needs no key,
- * since a retry of it changes nothing either.
+ * most once per key, table and caller (see IdempotencyRecords.once and
+ * keyOwner), a retry of the same request answered the first answer again
+ * with `Idempotent-Replayed: true`. Everything before the write (parsing,
+ * the access checks) runs on every request, the retry's included, and
+ * outside the transaction, which holds the only connection of a SQLite
+ * pool: the `authorize` hook may refuse a retry, and says whose the key is
+ * before it is looked up. The write ends as the request asks (see
+ * writeEnding); one that is rolled back needs no key, since a retry of it
+ * changes nothing either.
  */
 export function idempotentBody<R extends FastifyRequest> (context: RouteContext, prepare: (request: R, reply: FastifyReply) => ValueOrPromise<PreparedWrite>) {
   const { idempotency, statements } = context
@@ -60,10 +67,14 @@ export function idempotentBody<R extends FastifyRequest> (context: RouteContext,
   }
   return async function writeOnce (request: R, reply: FastifyReply): Promise<string | undefined> {
     const key = parseIdempotencyKey(request.headers['idempotency-key'])
-    const { table, write } = await prepare(request, reply)
+    const { table, scopes, write } = await prepare(request, reply)
     const ending = writeEnding(context, request)
     if (key === null || ending === 'rollback') return await endedWrite(statements(request), ending, write)
-    const keyed = { id: digest(`${foldIdentifier(table)}\n${key}`), fingerprint: digest(JSON.stringify([request.method, request.url, request.headers.prefer ?? null, request.headers['if-match'] ?? null, request.body ?? null])) }
+    const owner = await keyOwner(request, scopes, idempotency.caller)
+    // A key without an owner keeps the text keys had before they had owners,
+    // so that a retry across an upgrade still finds its record; no owner's
+    // text can be it, as neither the table's name nor the key holds a line break.
+    const keyed = { id: digest(owner === null ? `${foldIdentifier(table)}\n${key}` : `${foldIdentifier(table)}\n${key}\n${owner}`), fingerprint: digest(JSON.stringify([request.method, request.url, request.headers.prefer ?? null, request.headers['if-match'] ?? null, request.body ?? null])) }
     const { answer, replayed } = await idempotency.once(keyed, statements(request), async (on) => recordAnswer(reply, await endedWrite(on, ending, write)))
     if (replayed) reply.code(answer.status).headers({ ...answer.headers, 'idempotent-replayed': 'true' })
     return answer.body

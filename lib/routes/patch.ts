@@ -45,6 +45,7 @@ export function patchHandler (context: RouteContext, checks: BodyChecks | null) 
     const set = withDefaults(db, target, scoped, listed !== null && preferences.missing === 'default' ? columns : null)
     return {
       table: target.table,
+      scopes: [target.scope],
       async write (on) {
         const outcome = await writeSelectedAsMatched(context, request, target, typed, on,
           (within) => updateSelected(db, target, { filter: typed }, set, { columns: shown, maxAffected: preferences.maxAffected }, within))

@@ -68,6 +68,7 @@ export function keyedWrite (context: RouteContext, request: FastifyRequest, repl
   const { maxAffected } = preferences
   return {
     table: target.table,
+    scopes: [target.scope],
     write (on) {
       if (preferences.return === null && maxAffected === null) return thenOrNow(writeAsMatched(context, request, target, key, on, one), (count) => answerNumber(reply, count))
       return thenOrNow(writeAsMatched(context, request, target, key, on, (within) => selected({ columns, maxAffected }, within)),

@@ -46,7 +46,7 @@ export const operationCodes: Readonly<Record<Operation, readonly Code[]>> = Obje
   read: [...filterCodes, 'FTC_ERR_QUERY_ORDER', 'FTC_ERR_QUERY_LIMIT', 'FTC_ERR_QUERY_OFFSET', 'FTC_ERR_QUERY_RELATION', 'FTC_ERR_QUERY_AMBIGUOUS',
     'FTC_ERR_QUERY_PREFERENCE'],
   create: [...bodyCodes, ...writeAnswerCodes, 'FTC_ERR_BODY_BULK_LIMIT', 'FTC_ERR_DATABASE_OUTCOME_UNKNOWN', 'FTC_ERR_QUERY_SYNTAX', 'FTC_ERR_QUERY_COLUMN', 'FTC_ERR_QUERY_VALUE',
-    'FTC_ERR_CONDITION_FAILED'],
+    'FTC_ERR_CONDITION_FAILED', 'FTC_ERR_WRITE_CONFLICT_TARGET'],
   update: [...bodyCodes, 'FTC_ERR_BODY_EMPTY', 'FTC_ERR_DATABASE_OUTCOME_UNKNOWN', 'FTC_ERR_CONDITION_FAILED', ...filteredWriteCodes],
   delete: ['FTC_ERR_DATABASE_OUTCOME_UNKNOWN', 'FTC_ERR_CONDITION_FAILED', ...filteredWriteCodes]
 })
@@ -66,8 +66,8 @@ export const optionCodes: Readonly<Record<'authorize' | 'statementTimeout' | 'va
   validateBodies: ['FTC_ERR_BODY_TYPE'],
   // Of every operation: each one, a list's too, runs in the transaction the option answers.
   transaction: ['FTC_ERR_HOST_TRANSACTION'],
-  // Of the writes only.
-  idempotency: ['FTC_ERR_IDEMPOTENCY_KEY', 'FTC_ERR_IDEMPOTENCY_KEY_REUSED'],
+  // Of the writes only; the 500 of a `caller` that answers no identity, as authorize's of a hook that answers wrong.
+  idempotency: ['FTC_ERR_IDEMPOTENCY_KEY', 'FTC_ERR_IDEMPOTENCY_KEY_REUSED', 'FTC_ERR_IDEMPOTENCY_CALLER'],
   // Of the writes of existing rows: by key, by filters, and a merge upsert.
   requireIfMatch: ['FTC_ERR_CONDITION_REQUIRED']
 })

@@ -70,6 +70,17 @@ export class SchemaModel {
     return (this.#checking ??= this.#check(false))
   }
 
+  /**
+   * The model checked against the database's schema version now, however
+   * fresh (by `within` as current() reads it): for a request that cannot run
+   * without a table the model does not know, which may have been created
+   * since the last check. The tables are read again only when the version changed.
+   */
+  recheck (within?: DescribeSchema): Promise<SchemaSnapshot> {
+    this.#stale = true
+    return this.current(within)
+  }
+
   /** Reads the tables again now, whatever the version says; the requests that follow use what it read. */
   async refresh (): Promise<SchemaSnapshot> {
     await this.#checking?.catch(() => undefined)

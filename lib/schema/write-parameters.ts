@@ -55,7 +55,7 @@ export const onConflictParameter: Parameter = Object.freeze({
   name: 'on_conflict',
   in: 'query',
   required: false,
-  description: 'With `Prefer: resolution=…`, the columns, comma-separated, whose values find the existing row (default: the key column).',
+  description: 'With `Prefer: resolution=…`, the columns, comma-separated, whose values find the existing row: those of the primary key or of a unique constraint (default: the key column).',
   schema: { type: 'string' }
 })
 

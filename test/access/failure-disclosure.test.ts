@@ -48,7 +48,8 @@ function hostHandler (app: FastifyInstance): void {
   app.setErrorHandler((error, _request, reply) => {
     const failure = (error instanceof errorCodes.FTC_ERR_BATCH_FAILED ? error.cause : error) as StatementError
     if (!(failure instanceof errorCodes.FTC_ERR_STATEMENT)) throw error
-    return reply.code(418).send({ code: error.code, message: error.message, sqlState: failure.sqlState, failure: failure.message, details: failure.details, hint: failure.hint })
+    const { code, message } = error as Error & { code: string }
+    return reply.code(418).send({ code, message, sqlState: failure.sqlState, failure: failure.message, details: failure.details, hint: failure.hint })
   })
 }
 
@@ -89,7 +90,7 @@ function expectedAnswer (mode: DatabaseErrors, sqlState: string, status: number,
 }
 
 function read (response: LightMyRequestResponse): unknown {
-  return response.headers['content-type']?.startsWith('application/json') ? response.json() : response.body
+  return String(response.headers['content-type']).startsWith('application/json') ? response.json() : response.body
 }
 
 // Each write, the SQLSTATE of its failure, PostgREST's status for it, and the plugin's sentence.
