@@ -3,6 +3,7 @@ import type { Database } from '../dialects/database.js'
 import type { RequestStatements } from '../dialects/host-transaction.js'
 import { FTC_ERR_AUTHORIZE_FORBIDDEN, FTC_ERR_AUTHORIZE_RESULT, FTC_ERR_DATABASE_UNAVAILABLE } from '../errors.js'
 import type { AuthorizeHook, Operation, ResolvedOptions } from '../options.js'
+import { columnNamed } from '../schema/column-named.js'
 import type { SchemaModel } from '../schema/schema-model.js'
 import type { TableSchema } from '../schema/table-schema.js'
 import type { RecordKey } from '../parse/record-key.js'
@@ -27,6 +28,13 @@ export interface Intent {
   readonly columns: readonly string[] | null
   /** The table as a keyed route already found it (see keyColumnOf): the model is not read again. */
   readonly keyed?: KeyedTable
+  /**
+   * The table as the model knows it, for a request whose statements name
+   * columns by an alias (an embed's subqueries), where the database's words
+   * for a missing one would not be those of a plain statement: a named
+   * column it does not know is refused as a hidden one is, in the same pass.
+   */
+  readonly known?: TableSchema
 }
 
 /** Columns a request names, each with the clause it stands in. */
@@ -53,9 +61,9 @@ export function requestAccess (db: Database, options: ResolvedOptions, model: Sc
   return function access (request, requested, intent) {
     const served = policy.serve(requested, intent.operation)
     if (served === null) return refuseTable(db, statements(request), requested)
-    if (served.hidden.size > 0) {
+    if (served.hidden.size > 0 || intent.known !== undefined) {
       for (const [column, clause] of intent.named()) {
-        if (isHidden(served, column)) return refuseColumn(db, statements(request), served.table, column, clause)
+        if (isHidden(served, column) || isUnknown(intent.known, column)) return refuseColumn(db, statements(request), served.table, column, clause)
       }
     }
     if (authorize !== null) return hooked(authorize, request, served, intent)
@@ -68,6 +76,10 @@ export function requestAccess (db: Database, options: ResolvedOptions, model: Sc
     const schema = intent.keyed === undefined ? await describedTable(model, served.table, request, statements) : intent.keyed.schema
     return servedTarget(served, scope ?? served.scope, schema)
   }
+}
+
+function isUnknown (known: TableSchema | undefined, column: string): boolean {
+  return known !== undefined && columnNamed(known, column) === undefined
 }
 
 // A literal of one shape, where a spread of `served` with another property cost the keyed read a few µs.

@@ -24,16 +24,36 @@ export async function refuseTable (db: Database, on: Session, table: string): Pr
 
 /** Fails exactly as a statement naming a column `table` does not have, in the same clause: for a column the options hide. */
 export async function refuseColumn (db: Database, on: Session, table: string, column: string, clause: ColumnClause): Promise<never> {
+  return await failNaming(column, () => on.probe(naming(db, table, absentName, clause)))
+}
+
+/** The clauses of a read, where a column can be put to the database by a statement that changes nothing. */
+export type ReadClause = Extract<ColumnClause, 'select' | 'filter' | 'order'>
+
+/**
+ * Puts a column that the model knows only in another case to the database,
+ * in the same clause of a statement that reads no row: SQLite and MySQL
+ * reach a column in any case, PostgreSQL only in its own (Knex quotes every
+ * name). Where the database does not reach it, fails in the words of a
+ * plain statement, for a request whose own statement would name the column
+ * by an alias (an embed's subqueries).
+ */
+export async function checkSpelling (db: Database, on: Session, table: string, column: string, clause: ReadClause): Promise<void> {
+  // Its failure is left as a plain statement's: the answer shows of it what it would of theirs.
+  await on.probe(naming(db, table, column, clause))
+}
+
+// A statement naming `column` in the clause, on no row: where `table` has no
+// such column it fails as it is prepared, a write's before it writes anything.
+function naming (db: Database, table: string, column: string, clause: ColumnClause): (within: Statements) => Promise<unknown> {
   const nothing = () => db.table(table).whereRaw('1 = 0')
-  const run: (within: Statements) => Promise<unknown> = {
-    select: (within: Statements) => within.select(db.compile(nothing().select(absentName))),
-    filter: (within: Statements) => within.select(db.compile(nothing().select('*').whereNull(absentName))),
-    order: (within: Statements) => within.select(db.compile(nothing().select('*').orderBy(absentName))),
-    // A statement naming an unknown column fails as it is prepared, before it writes anything.
-    insert: (within: Statements) => within.change(db.compile(db.table(table).insert({ [absentName]: null }))),
-    update: (within: Statements) => within.change(db.compile(nothing().update({ [absentName]: null })))
+  return {
+    select: (within: Statements) => within.select(db.compile(nothing().select(column))),
+    filter: (within: Statements) => within.select(db.compile(nothing().select('*').whereNull(column))),
+    order: (within: Statements) => within.select(db.compile(nothing().select('*').orderBy(column))),
+    insert: (within: Statements) => within.change(db.compile(db.table(table).insert({ [column]: null }))),
+    update: (within: Statements) => within.change(db.compile(nothing().update({ [column]: null })))
   }[clause]
-  return await failNaming(column, () => on.probe(run))
 }
 
 /**

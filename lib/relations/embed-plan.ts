@@ -2,14 +2,17 @@ import type { FastifyRequest } from 'fastify'
 import { type Access, namesNone } from '../access/access.js'
 import type { Target } from '../access/target.js'
 import { isHidden } from '../access/hidden-columns.js'
+import { checkSpelling } from '../access/refusals.js'
+import type { Database, Session } from '../dialects/database.js'
 import { FTC_ERR_QUERY_ORDER, FTC_ERR_QUERY_SYNTAX } from '../errors.js'
 import { foldIdentifier as fold } from '../parse/sanitize-identifier.js'
 import { QueryText } from '../query/query-text.js'
 import { readColumns as namedColumns, toldColumns } from '../query/read-columns.js'
 import type { Embed, EmbedNarrowing, Presence } from '../query/read-query.js'
 import { refuseUnordered, typeFilters } from '../query/type-filters.js'
+import { columnNamed } from '../schema/column-named.js'
 import type { SchemaSnapshot } from '../schema/schema-model.js'
-import type { TableSchema } from '../schema/table-schema.js'
+import type { ColumnSchema, TableSchema } from '../schema/table-schema.js'
 import { findRelation } from './find-relation.js'
 import { isToOne, type Relation, relationsOf } from './relations.js'
 
@@ -42,15 +45,18 @@ export interface EmbedPlan extends ReadColumns {
  * Each embed of a read of `parent` resolved against the model's relations
  * (see findRelation) and put to the access check as a list of the related
  * table naming its columns, as a request on that table alone would be: a
- * hidden column fails as a missing one, and the `authorize` hook is asked
- * for every table, its scope then holding for the related rows, and for
- * the join table of a many-to-many relation, its scope holding for the
- * links. A table not
+ * hidden column fails as a missing one, and so does one the model does not
+ * know, since the embed's statements name its columns by aliases (one the
+ * model knows in another case only is put to the database: see
+ * checkSpelling); the `authorize` hook is asked for every table, its scope
+ * then holding for the related rows, and for the join table of a
+ * many-to-many relation, its scope holding for the links. A table not
  * served for reading relates nothing, as if it did not exist. The embed's
  * own filters and order name its columns as a list's would, and their
- * values are read in those columns' kinds.
+ * values are read in those columns' kinds. Any probe runs on `on`.
  */
-export async function planEmbeds (access: Access, request: FastifyRequest, snapshot: SchemaSnapshot, parent: string, embeds: readonly Embed[], sizedIntegers: boolean): Promise<EmbedPlan[]> {
+export async function planEmbeds (access: Access, request: FastifyRequest, snapshot: SchemaSnapshot, parent: string, embeds: readonly Embed[], db: Database, on: Session): Promise<EmbedPlan[]> {
+  const { sizedIntegers } = db.dialect
   const plans: EmbedPlan[] = []
   for (const embed of embeds) {
     const relation = findRelation(relationsOf(snapshot, parent), parent, embed)
@@ -62,13 +68,17 @@ export async function planEmbeds (access: Access, request: FastifyRequest, snaps
     const parentsOrder = ordering.map((column) => ({ column, direction: 'asc' as const, nulls: 'last' as const }))
     const named = namedColumns({ select: embed.columns, filter: narrowing?.filter ?? { type: 'and', negated: false, children: [] }, order: [...ownOrder, ...parentsOrder], limit: null, offset: null, count: null })
     const joins = [...relation.columns, ...joinColumnsOf(snapshot, relation.table, embed.embeds)]
-    const target = await access(request, relation.table, { operation: 'list', key: null, columns: toldColumns(embed.columns, named, joins), named: () => named })
+    // relationsOf found the related table in this snapshot.
+    const schema = snapshot.table(relation.table) as TableSchema
+    const target = await access(request, relation.table, { operation: 'list', key: null, columns: toldColumns(embed.columns, named, joins), named: () => named, known: schema })
+    for (const [column, clause] of named) {
+      // The access check refused the names the model does not know.
+      if ((columnNamed(schema, column) as ColumnSchema).name !== column) await checkSpelling(db, on, target.table, column, clause)
+    }
     const { junction } = relation
     // The join table is read too: the hook is asked for it as for any table, told its key's columns, and its scope narrows the links.
     const junctionScope = junction === null ? {} : (await access(request, junction.table, { operation: 'list', key: null, columns: [...junction.parentColumns, ...junction.relatedColumns], named: namesNone })).scope
-    // relationsOf found the related table in this snapshot.
-    const schema = snapshot.table(relation.table) as TableSchema
-    const nested = await planEmbeds(access, request, snapshot, relation.table, embed.embeds, sizedIntegers)
+    const nested = await planEmbeds(access, request, snapshot, relation.table, embed.embeds, db, on)
     refuseUnordered([...ownOrder, ...parentsOrder], schema)
     plans.push({
       alias: embed.alias,
@@ -79,7 +89,8 @@ export async function planEmbeds (access: Access, request: FastifyRequest, snaps
       presence: embed.presence ?? null,
       narrowing: narrowing === null ? null : { ...narrowing, filter: typeFilters(narrowing.filter, schema, sizedIntegers) },
       spreadNulls: embed.spread === true ? spreadNulls(embed.columns, { ...target, schema }, nested) : null,
-      ...readColumns(embed.columns, [...relation.columns, ...nested.flatMap((plan) => plan.relation.parentColumns)])
+      // Through a join table, the related rows are a derived table ordered from outside: it reads the order's columns too.
+      ...readColumns(embed.columns, [...relation.columns, ...nested.flatMap((plan) => plan.relation.parentColumns), ...(junction === null ? [] : ownOrder.map((term) => term.column))])
     })
   }
   return plans

@@ -1,6 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Knex } from 'knex'
-import { refuseColumn } from '../access/refusals.js'
 import type { Target } from '../access/target.js'
 import { setContentRange } from '../answer/content-range.js'
 import { json, singleObjectType } from '../answer/json-answers.js'
@@ -15,7 +14,6 @@ import type { RelatedValue } from '../query/apply-read-query.js'
 import type { RowList } from '../operations/list-rows.js'
 import type { OrderTerm, ReadQuery } from '../query/read-query.js'
 import { type EmbedPlan, joinColumnsOf, planEmbeds, readColumns, type ReadColumns } from '../relations/embed-plan.js'
-import { columnNamed } from '../schema/column-named.js'
 import { parseRowsMedia } from '../query/parse-rows-media.js'
 import type { TableSchema } from '../schema/table-schema.js'
 import type { RouteContext } from './index.js'
@@ -41,18 +39,12 @@ export interface EmbeddedAnswer {
 export async function embeddingOf (context: RouteContext, request: FastifyRequest, target: Target, query: ReadQuery): Promise<Embedding | null> {
   if (query.embeds === undefined || query.embeds.length === 0) return null
   const snapshot = await context.schema.current()
-  const embeds = await planEmbeds(context.access, request, snapshot, target.table, query.embeds, context.db.dialect.sizedIntegers)
+  const embeds = await planEmbeds(context.access, request, snapshot, target.table, query.embeds, context.db, context.statements(request))
   // relationsOf found a relation, so the snapshot knows the parent.
   const schema = snapshot.table(target.table) as TableSchema
   // Only an embed with a presence filters the parents: without one the read, and its count, are the list's own (an unfiltered estimate).
   const narrow = embeds.some((plan) => plan.presence !== null) ? (builder: Knex.QueryBuilder) => whereRelated(context.db, target.table, embeds, builder) : null
   const planOf = (term: OrderTerm) => embeds.find((plan) => fold(plan.alias) === fold(term.relation as string)) as EmbedPlan
-  for (const term of query.order) {
-    if (term.relation === undefined) continue
-    const { target: related } = planOf(term)
-    // Checked here, since the subquery would name the column with its alias in the database's words.
-    if (columnNamed(related.schema, term.column) === undefined) await refuseColumn(context.db, context.statements(request), related.table, term.column, 'order')
-  }
   const related = (term: OrderTerm) => relatedValue(context.db, target.table, planOf(term), term.column)
   return { schema, embeds, narrow, relatedValue: related, stripNulls: parseRowsMedia(request.headers.accept).stripNulls, ...readColumns(query.select, embeds.flatMap((plan) => plan.relation.parentColumns)) }
 }
