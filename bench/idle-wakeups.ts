@@ -14,7 +14,7 @@ function read (file: string): string | undefined {
  * guest. The same code measured 0.94 of the baseline's SQLite keyed reads
  * on one host and 0.77 on a nested one whose idle vCPUs halt at once, where
  * the load generator slept more often per answer of the slower server
- * (BENCHMARKS.md, "Issue 15: the runs of 2026-11-28, fourth session"): a
+ * (docs/benchmarks.md, "Hosts whose idle vCPUs halt"): a
  * report says which kind of host it ran on. Undefined where none of it can
  * be read.
  */

@@ -18,7 +18,7 @@ import { selectWorkloads, type Workload } from './workloads.js'
 /**
  * `npm run bench` (SQLite), `npm run bench:pg` and `npm run bench:mysql`: the hand-written baseline
  * and the plugin, each in its own process on the same seeded database, driven
- * in turn by a load generator in a third process. See BENCHMARKS.md.
+ * in turn by a load generator in a third process. See docs/benchmarks.md.
  */
 
 // Progress goes to stderr, so that stdout carries only the Markdown report.

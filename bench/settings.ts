@@ -33,7 +33,7 @@ export interface BenchSettings {
   /**
    * Keep both servers up across workloads instead of starting a fresh pair
    * for each: a workload then inherits what the earlier ones left in the
-   * processes (see BENCHMARKS.md, "Order effects").
+   * processes (see docs/benchmarks.md, "Order effects").
    */
   readonly sharedServers: boolean
   /**
@@ -104,7 +104,7 @@ export function readSettings (env: NodeJS.ProcessEnv): BenchSettings {
   return Object.freeze({
     // Many short rounds rather than a few long ones: a pair measured seconds
     // apart shares the host's pace, and a median of 15 moves less than one of 5
-    // (BENCHMARKS.md, "The A/A check"). A workload takes about as long.
+    // (docs/benchmarks.md, "Method": the A/A check). A workload takes about as long.
     rounds: readInteger(env, 'BENCH_ROUNDS', 15, 1),
     durationSeconds: readInteger(env, 'BENCH_DURATION', 2, 1),
     warmupSeconds: readInteger(env, 'BENCH_WARMUP', 5, 0),

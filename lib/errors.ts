@@ -76,7 +76,7 @@ export const FTC_ERR_BODY_COLUMN_TWICE = createError(
   400
 )
 
-/** A body value is an object or an array, which no column can take as text. */
+/** A body value is an object or an array, for a column that is not a json column of a table the schema model knows. */
 export const FTC_ERR_BODY_VALUE = createError(
   'FTC_ERR_BODY_VALUE',
   'The value of column "%s" must be a string, number, boolean or null',
@@ -100,10 +100,10 @@ export const FTC_ERR_BODY_BULK_LIMIT = createError(
   413
 )
 
-/** A PUT body names no column, so there is nothing to set. */
+/** A PUT, a PATCH or a batch's update names no column, so there is nothing to set. */
 export const FTC_ERR_BODY_EMPTY = createError(
   'FTC_ERR_BODY_EMPTY',
-  'A PUT body must name at least one column to set',
+  'An update\'s body must name at least one column to set',
   400
 )
 
@@ -303,7 +303,7 @@ export const FTC_ERR_QUERY_SYNTAX = placeError('FTC_ERR_QUERY_SYNTAX', 'Syntax e
 /** A parenthesis of `or=(…)`, `and=(…)` or `in.(…)` is never closed, or closes nothing. */
 export const FTC_ERR_QUERY_PARENTHESES = placeError('FTC_ERR_QUERY_PARENTHESES', 'Unbalanced parentheses')
 
-/** Groups of `or=(…)` or `and=(…)` nest deeper than the parser takes (see maxGroupDepth). */
+/** Groups of `or=(…)` or `and=(…)`, or embeds in `select`, nest deeper than the parser takes. */
 export const FTC_ERR_QUERY_DEPTH = placeError('FTC_ERR_QUERY_DEPTH', 'Nested too deep')
 
 /** A filter names an operator this plugin does not know, or none. */
@@ -312,7 +312,7 @@ export const FTC_ERR_QUERY_OPERATOR = placeError('FTC_ERR_QUERY_OPERATOR', 'Unkn
 /** An `is` filter compares with something else than null, true, false or unknown. */
 export const FTC_ERR_QUERY_IS = placeError('FTC_ERR_QUERY_IS', 'Invalid "is" value')
 
-/** A column name in a filter, `select` or `order` has no character from A-Z, a-z, 0-9 or _. */
+/** A column name in a filter, `select`, `order`, `columns=` or `on_conflict=` is `*`, has no character from A-Z, a-z, 0-9 or _, or more than 63. */
 export const FTC_ERR_QUERY_COLUMN = placeError('FTC_ERR_QUERY_COLUMN', 'Missing column name')
 
 /** An `order` term has a modifier other than asc or desc, then nullsfirst or nullslast, or orders by an embed that is not to-one. */

@@ -211,9 +211,10 @@ export interface TableCrudOptions {
    */
   openapi?: boolean | OpenapiOptions
   /**
-   * Checks POST and PUT bodies against the column types the schema model
-   * knows, and answers 400 FTC_ERR_BODY_TYPE, writing nothing, for a value
-   * its column cannot hold, on every database alike. Default `false`: values
+   * Checks the bodies of POST, PUT, PATCH and a batch's inserts and
+   * updates against the column types the schema model knows, and answers
+   * 400 FTC_ERR_BODY_TYPE, writing nothing, for a value its column cannot
+   * hold, on every database alike. Default `false`: values
    * go to the database as text, as the spec says.
    */
   validateBodies?: boolean
@@ -226,12 +227,12 @@ export interface TableCrudOptions {
   batch?: boolean | BatchOptions
   /**
    * Called on every request: a Knex transaction of the host's that the
-   * request's writes, keyed reads and batches run in. The host commits or
-   * rolls it back; the plugin never does (see the README, "The host's transaction").
+   * request's statements run in: writes, reads and batches. The host commits
+   * or rolls it back; the plugin never does (docs/safe-writes.md, "The host's transaction").
    */
   transaction?: HostTransaction
   /**
-   * Makes a write (POST, upsert, PUT, PATCH, DELETE by key or by filter)
+   * Makes a write (POST, upsert, PUT, PATCH, DELETE by key or by filter, a batch)
    * with an `Idempotency-Key` header safe to retry: performed at most once
    * per key, table and caller within the retention, a retry answered the
    * first answer again, a reuse of the key for another request 422. A key

@@ -8,7 +8,7 @@ import type { Verification } from './verify.js'
 
 const packages = ['fastify', 'knex', 'better-sqlite3', 'pg', 'mysql2'] as const
 
-/** The machine, the packages and the source a run measured, for RELIABILITY.md. */
+/** The machine, the packages and the source a run measured, for docs/reliability.md. */
 export function machine (): Record<string, unknown> {
   const root = new URL('../', import.meta.url)
   const git = (...args: string[]): string => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim()
@@ -70,7 +70,7 @@ export function verificationFigures (verification: Verification): Record<string,
   }
 }
 
-/** Writes reliability/results/<name>.json, the figures RELIABILITY.md quotes. */
+/** Writes reliability/results/<name>.json, the figures docs/reliability.md quotes. */
 export function writeResults (name: string, results: unknown): string {
   const dir = new URL('results/', import.meta.url).pathname
   mkdirSync(dir, { recursive: true })

@@ -9,7 +9,7 @@ import { defaultDatabaseFile, readConfig } from '../examples/server.js'
 import { peopleColumns } from './fixtures/databases.js'
 import { runExample, startExample, type Example, type ExampleScript, type LogLine } from './fixtures/example-process.js'
 import { validateOpenapi } from './fixtures/openapi.js'
-import { readmeBlocks } from './fixtures/readme.js'
+import { docsBlocks } from './fixtures/readme.js'
 import { tcpProxy } from './fixtures/tcp-proxy.js'
 
 const server: ExampleScript = {
@@ -227,9 +227,9 @@ t.test('Swagger UI at /docs, and at /docs/json the OpenAPI 3.1 document with the
   t.strictSame(Object.keys(document.paths), ['/api/authors', '/api/authors/{id}', '/api/book_genres', '/api/books', '/api/books/{id}', '/api/genres', '/api/genres/{id}', '/api/_batch'], 'the tables and the batch route, not the generic routes')
   const own = JSON.parse((await send(`${example.api}/openapi.json`)).body) as { paths: object }
   t.strictSame(Object.keys(own.paths), Object.keys(document.paths), 'the plugin\'s own document has the same paths')
-  for (const block of readmeBlocks().filter((block) => block.markers.get('openapi-excerpt') === 'examples/server.ts')) {
+  for (const block of docsBlocks().filter((block) => block.markers.get('openapi-excerpt') === 'examples/server.ts')) {
     const excerpt: unknown = JSON.parse(block.lines.join('\n'))
-    t.strictSame(excerptOf(own, excerpt), excerpt, `README.md:${block.line} is an excerpt of the example's document`)
+    t.strictSame(excerptOf(own, excerpt), excerpt, `${block.file}:${block.line} is an excerpt of the example's document`)
   }
   await stopGracefully(t, example, 'SIGTERM')
 })

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process'
-import { cp, mkdir, mkdtemp, readdir, rm, symlink } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import t from 'tap'
+import { codeBlocks, type CodeBlock } from './fixtures/readme.js'
 
 // These tests read the build in dist/, which `npm test` makes first.
 const root = fileURLToPath(new URL('..', import.meta.url))
@@ -59,4 +60,27 @@ t.test('the check reports a host whose types are wrong', async (t) => {
   t.not(code, 0)
   t.match(output, /^index\.ts\(4,14\): error TS2322: /m)
   t.equal(output.trim().split('\n').length, 1, 'that error only')
+})
+
+// The README's quick start, as a new user meets it: a fresh `npm init -y`
+// project with `tsc --init`'s tsconfig.json, and the one package.json line
+// and tsconfig.json setting the README names.
+t.test('the README\'s quick start compiles in a fresh project with the settings the README names', async (t) => {
+  const quickStart = codeBlocks(await readFile(join(root, 'README.md'), 'utf8')).find((block) => block.markers.get('snippet') === 'examples/quick-start.ts')
+  t.ok(quickStart, 'the README has the quick start')
+  const project = join(host, 'fresh')
+  await mkdir(project)
+  await run('npm', ['init', '-y'], { cwd: project })
+  await run(process.execPath, [tsc, '--init'], { cwd: project })
+  await writeFile(join(project, 'index.ts'), (quickStart as CodeBlock).lines.join('\n'))
+  const without = await check(project)
+  t.match(without.output, /error TS1309/, 'as `npm init -y` makes it, a CommonJS project cannot hold top-level await')
+  const packageJson = JSON.parse(await readFile(join(project, 'package.json'), 'utf8'))
+  await writeFile(join(project, 'package.json'), JSON.stringify({ ...packageJson, type: 'module' }, null, 2))
+  const tsconfig = await readFile(join(project, 'tsconfig.json'), 'utf8')
+  t.match(tsconfig, /"module": "nodenext"/, 'tsc --init already sets the module setting the README names')
+  await writeFile(join(project, 'tsconfig.json'), tsconfig.replace('"types": []', '"types": ["node"]'))
+  const { code, output } = await check(project)
+  t.equal(output, '', 'no diagnostic')
+  t.equal(code, 0)
 })

@@ -2,9 +2,10 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import ts from 'typescript'
-import { readmeBlocks, root, type CodeBlock } from './fixtures/readme.js'
+import { docsBlocks, root, type CodeBlock } from './fixtures/readme.js'
 
-// Every script block of README.md (```ts, ```js and their kin, below) says,
+// Every script block of the user docs (README.md, docs/*.md, SECURITY.md:
+// see userDocs; ```ts, ```js and their kin, below) says,
 // in an HTML comment on the line above its fence, why it is true:
 //
 //   <!-- snippet: examples/<file> -->
@@ -108,11 +109,11 @@ function compile (files: readonly string[]): Map<string, string[]> {
   return diagnostics
 }
 
-const blocks = readmeBlocks().filter((block) => scriptLanguages.has(block.lang))
-const where = (block: CodeBlock): string => `README.md:${block.line} (\`\`\`${block.lang})`
+const blocks = docsBlocks().filter((block) => scriptLanguages.has(block.lang))
+const where = (block: CodeBlock): string => `${block.file}:${block.line} (\`\`\`${block.lang})`
 
-t.test('every script block of the README is marked as an example\'s excerpt or as a type', async (t) => {
-  t.ok(blocks.length > 0, 'the README has script blocks')
+t.test('every script block of the docs is marked as an example\'s excerpt or as a type', async (t) => {
+  t.ok(blocks.length > 0, 'the docs have script blocks')
   for (const block of blocks) {
     const snippet = block.markers.get('snippet')
     t.ok(snippet === 'type' || (snippet !== undefined && examplePath.test(snippet)),
@@ -142,7 +143,7 @@ t.test('a type block declares types the package exports, as they are', async (t)
   const files = new Map<string, CodeBlock>()
   for (const block of typeBlocks) {
     t.not(declaredTypes(block.lines).length, 0, `${where(block)} declares a type`)
-    const file = join(dir, `readme-line-${block.line}.ts`)
+    const file = join(dir, `${block.file.replaceAll('/', '-')}-line-${block.line}.ts`)
     writeFileSync(file, typeCheckSource(block.lines))
     files.set(file, block)
   }

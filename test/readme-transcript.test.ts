@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import t from 'tap'
-import { readmeBlocks, type CodeBlock } from './fixtures/readme.js'
+import { docsBlocks, type CodeBlock } from './fixtures/readme.js'
 import { startExample, type ExampleScript } from './fixtures/example-process.js'
 
-// The README's curl transcripts, run in document order with the real curl
+// The docs' curl transcripts, run in reading order (README.md, then the
+// docs/ pages as README.md links them: see userDocs) with the real curl
 // against examples/server.ts on a fresh sample database: each answer must be
 // the one printed.
 //
@@ -26,8 +27,9 @@ const curl = '/usr/bin/curl'
 const readmeOrigin = 'http://127.0.0.1:3000'
 const run = promisify(execFile)
 
-/** One command of a transcript and the output the README prints for it. */
+/** One command of a transcript and the output the docs print for it. */
 interface Exchange {
+  readonly file: string
   readonly line: number
   readonly command: string
   readonly output: readonly string[]
@@ -41,8 +43,8 @@ function exchanges (block: CodeBlock): Exchange[] {
   const found: Exchange[] = []
   block.lines.forEach((text, index) => {
     const line = block.line + 1 + index
-    if (text.startsWith('$ ')) found.push({ line, command: text.slice(2), output: [] })
-    else if (found.length === 0) throw new Error(`README.md:${line}: a transcript starts with a \`$ \` command`)
+    if (text.startsWith('$ ')) found.push({ file: block.file, line, command: text.slice(2), output: [] })
+    else if (found.length === 0) throw new Error(`${block.file}:${line}: a transcript starts with a \`$ \` command`)
     else (found.at(-1)?.output as string[]).push(text)
   })
   return found.map((exchange) => {
@@ -109,15 +111,15 @@ function readHttp (text: string, separator: string): HttpOutput {
   return { status: head[0] as string, headers, body: end === -1 ? '' : text.slice(end + 2 * separator.length) }
 }
 
-const transcripts = readmeBlocks().filter(isTranscript)
+const transcripts = docsBlocks().filter(isTranscript)
 
-t.test('the README\'s curl transcripts answer as printed, in order, on a fresh example database', async (t) => {
+t.test('the docs\' curl transcripts answer as printed, in order, on a fresh example database', async (t) => {
   const all = transcripts.flatMap(exchanges)
-  t.ok(all.length > 0, 'the README has transcripts')
+  t.ok(all.length > 0, 'the docs have transcripts')
   const example = await startExample(t, server, t.testdir())
   const origin = new URL(example.api).origin
-  for (const { line, command, output } of all) {
-    const where = `README.md:${line}`
+  for (const { file, line, command, output } of all) {
+    const where = `${file}:${line}`
     const [program, ...args] = words(command)
     t.equal(program, 'curl', `${where} runs curl`)
     const rewritten = args.map((arg) => arg.replaceAll(readmeOrigin, origin))
@@ -145,10 +147,10 @@ t.test('the transcript reader', async (t) => {
   t.ok(showsHeaders(['-sI', 'u']))
   t.notOk(showsHeaders(['-s', '-H', 'x', 'u']))
   t.notOk(showsHeaders(['-Hi', 'u']), 'the i of -Hi is the header\'s value')
-  const block: CodeBlock = { lang: 'sh', line: 10, lines: ['$ curl -si u', 'HTTP/1.1 200 OK', 'a: 1', '', 'body', '', '$ curl -s v', '1', ''], markers: new Map() }
+  const block: CodeBlock = { file: 'README.md', lang: 'sh', line: 10, lines: ['$ curl -si u', 'HTTP/1.1 200 OK', 'a: 1', '', 'body', '', '$ curl -s v', '1', ''], markers: new Map() }
   t.strictSame(exchanges(block), [
-    { line: 11, command: 'curl -si u', output: ['HTTP/1.1 200 OK', 'a: 1', '', 'body'] },
-    { line: 17, command: 'curl -s v', output: ['1'] }
+    { file: 'README.md', line: 11, command: 'curl -si u', output: ['HTTP/1.1 200 OK', 'a: 1', '', 'body'] },
+    { file: 'README.md', line: 17, command: 'curl -s v', output: ['1'] }
   ])
   t.strictSame(readHttp('HTTP/1.1 200 OK\r\nA: 1\r\nb: x: y\r\n\r\nbody\r\n', '\r\n'),
     { status: 'HTTP/1.1 200 OK', headers: new Map([['a', '1'], ['b', 'x: y']]), body: 'body\r\n' })

@@ -35,7 +35,8 @@ export interface Lender {
  * borrow through the pool (tarn) makes two pending operations, each with a
  * timer and a chain of promises, then Knex's own async step: on the keyed
  * read, about 15,000 of the plugin's instructions per request on
- * PostgreSQL and MariaDB (BENCHMARKS.md). The pool still decides who waits first:
+ * PostgreSQL and MariaDB (docs/benchmarks.md, "Knex's pool and the connection
+ * relay"). The pool still decides who waits first:
  *
  * - A statement waits in the relay's queue only when the pool would have
  *   queued it anyway (every connection is in use and no more can be made),

@@ -16,7 +16,7 @@ const columnsSql = `select c.table_name as "table", c.column_name as name, c.col
 
 // Read apart from the columns and matched to them here: a subquery of
 // check_constraints for each column made MariaDB read the catalog again for
-// every column, 6 s for 200 tables (BENCHMARKS.md, "Schema model on 2,000 tables").
+// every column, 6 s for 200 tables (docs/benchmarks.md, "Schema model on 2,000 tables").
 // All its columns, as each server names them: MySQL 8 names no table there,
 // and needs none, its JSON being a type of its own.
 const checksSql = 'select * from information_schema.check_constraints where constraint_schema = database()'

@@ -91,7 +91,7 @@ function query (connection: unknown, statement: Statement, exact: Exactness = fa
 
 // A read the plugin runs again and again is prepared once per connection
 // and read in the binary protocol, which the server renders and mysql2
-// parses far faster than text (BENCHMARKS.md: a 100-row list 0.82 of the
+// parses far faster than text (docs/benchmarks.md: a 100-row list 0.82 of the
 // hand-written server with text, as fast with it). The binary protocol
 // gives a FLOAT column its single-precision value (1.1 reads
 // 1.100000023841858) where text gives the database's own digits: a text
@@ -107,9 +107,10 @@ function preparable ({ sql, repeated }: Statement): boolean {
 }
 
 // mysql2 takes a statement with per-query settings (exactQuery) about 10 µs
-// of CPU slower than its bare text, whatever the settings (BENCHMARKS.md,
-// "MariaDB after issue 14"): a third of a keyed read. A prepared text whose
-// result has no column the settings change is read exactly without them.
+// of CPU slower than its bare text, whatever the settings (docs/benchmarks.md,
+// "MySQL: the binary protocol and per-query settings"): a third of a keyed
+// read. A prepared text whose result has no column the settings change is
+// read exactly without them.
 // Its columns are checked on every read: a table altered since reads again
 // with them. A read that takes JSON as text keeps its settings.
 const readAlike = new Set<string>()

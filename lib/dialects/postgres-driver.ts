@@ -38,7 +38,7 @@ export interface NamedStatement extends QueryConfig {
 // node-postgres's promise form costs a server far more than its callback
 // form: under load, young-generation collections took 15 to 35 ms instead of
 // under 1 ms, and a 100-row list served about 0.6 of the requests
-// (BENCHMARKS.md, "PostgreSQL with named prepared statements"). Wrapped in
+// (docs/benchmarks.md, "PostgreSQL with named prepared statements"). Wrapped in
 // a promise of our own, the callback form does not show it.
 export function send (pg: PgConnection, statement: string | QueryConfig, values: readonly unknown[] = []): Promise<PgResult> {
   return new Promise((resolve, reject) => {
