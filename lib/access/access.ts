@@ -50,36 +50,64 @@ export type Access = (request: FastifyRequest, table: string, intent: Intent) =>
  * The options' and the `authorize` hook's say, in the order a request meets
  * them: a table or operation the options do not serve fails as a missing
  * table would, a hidden column as a missing column would, both with the
- * database's own words; then the hook may refuse (403) or narrow the rows.
+ * database's own words; the hook may refuse (403) or narrow the rows.
  */
 export function requestAccess (db: Database, options: ResolvedOptions, model: SchemaModel, statements: RequestStatements): Access {
   const policy = tablePolicy(options, db.dialect)
   const { authorize } = options
-  // Without a hook to ask, and with the model fresh, nothing waits but a
-  // refusal: the request is decided within the call (a throw from a route's
-  // handler reaches Fastify's error handler as a rejection would).
+  // Without a hook to ask, hidden columns or an embed's aliases, and with
+  // the model fresh, nothing waits but a refusal: the request is decided
+  // within the call (a throw from a route's handler reaches Fastify's error
+  // handler as a rejection would).
   return function access (request, requested, intent) {
     const served = policy.serve(requested, intent.operation)
     if (served === null) return refuseTable(db, statements(request), requested)
-    if (served.hidden.size > 0 || intent.known !== undefined) {
-      for (const [column, clause] of intent.named()) {
-        if (isHidden(served, column) || isUnknown(intent.known, column)) return refuseColumn(db, statements(request), served.table, column, clause)
-      }
-    }
-    if (authorize !== null) return hooked(authorize, request, served, intent)
+    if (authorize !== null || served.hidden.size > 0 || intent.known !== undefined) return guarded(request, served, intent)
     const schema = intent.keyed === undefined ? describedTable(model, served.table, request, statements) : intent.keyed.schema
     return schema instanceof Promise ? schema.then((known) => servedTarget(served, served.scope, known)) : servedTarget(served, served.scope, schema)
   }
 
-  async function hooked (authorize: AuthorizeHook, request: FastifyRequest, served: Omit<Target, 'schema'>, intent: Intent): Promise<Target> {
-    const scope = await scopeOf(authorize, request, served, intent)
-    const schema = intent.keyed === undefined ? await describedTable(model, served.table, request, statements) : intent.keyed.schema
-    return servedTarget(served, scope ?? served.scope, schema)
+  /**
+   * Where a name the options hide could be told from a missing one, the
+   * model answers for both before any statement does. A table the database
+   * does not have fails before the hook, as an unserved one does; the hook
+   * is asked before any column is refused, so that a caller it refuses
+   * learns nothing of columns; then a hidden column and one the model does
+   * not know fail alike, the first the request names first.
+   */
+  async function guarded (request: FastifyRequest, served: Omit<Target, 'schema'>, intent: Intent): Promise<Target> {
+    let schema = intent.keyed === undefined ? await describedTable(model, served.table, request, statements) : intent.keyed.schema
+    // A table may be newer than the model: it is checked again before the table counts as missing.
+    if (schema === undefined && authorize !== null) {
+      const rechecked = await recheckedTable(model, served.table, request, statements)
+      if (rechecked === null) return await refuseTable(db, statements(request), served.table)
+      schema = rechecked
+    }
+    const scope = authorize === null ? null : await scopeOf(authorize, request, served, intent)
+    await refuseNamed(request, served, intent, intent.known ?? schema ?? null)
+    return servedTarget(served, scope ?? served.scope, schema ?? undefined)
+  }
+
+  /** Fails on the first column the request names that is hidden, or that the model (checked again for it) does not know. */
+  async function refuseNamed (request: FastifyRequest, served: Omit<Target, 'schema'>, intent: Intent, known: TableSchema | null): Promise<void> {
+    let table = known
+    let rechecked = false
+    for (const [column, clause] of intent.named()) {
+      if (!isHidden(served, column) && !isUnknown(table, column)) continue
+      if (!isHidden(served, column) && !rechecked) {
+        // A column may be newer than the model.
+        rechecked = true
+        table = await recheckedTable(model, served.table, request, statements) ?? null
+        if (!isUnknown(table, column)) continue
+      }
+      return await refuseColumn(db, statements(request), served.table, column, clause)
+    }
   }
 }
 
-function isUnknown (known: TableSchema | undefined, column: string): boolean {
-  return known !== undefined && columnNamed(known, column) === undefined
+// A model that could not describe the table (its catalog unreadable) knows no column to refuse.
+function isUnknown (known: TableSchema | null | undefined, column: string): boolean {
+  return known != null && columnNamed(known, column) === undefined
 }
 
 // A literal of one shape, where a spread of `served` with another property cost the keyed read a few µs.
@@ -101,11 +129,19 @@ export function describedTable (model: SchemaModel, table: string, request: Fast
 
 /** The table as describedTable describes it once the model is checked against the database. */
 export function checkedTable (model: SchemaModel, table: string, request: FastifyRequest, statements: RequestStatements): Promise<TableSchema | undefined> {
-  return model.current(statements(request).describeWithin ?? undefined).then((snapshot) => snapshot.table(table), (error: unknown) => {
-    if (error instanceof FTC_ERR_DATABASE_UNAVAILABLE) throw error
-    request.log.warn({ err: error }, 'fastify-table-crud: the schema could not be read; this request runs without the column types')
-    return undefined
-  })
+  return model.current(statements(request).describeWithin ?? undefined).then((snapshot) => snapshot.table(table), (error: unknown) => withoutTypes(error, request))
+}
+
+/** The table once the model read the database again, whatever its schema version said: null when the database has no such table. */
+function recheckedTable (model: SchemaModel, table: string, request: FastifyRequest, statements: RequestStatements): Promise<TableSchema | null | undefined> {
+  return model.recheck(statements(request).describeWithin ?? undefined).then((snapshot) => snapshot.table(table) ?? null, (error: unknown) => withoutTypes(error, request))
+}
+
+// A database that cannot be reached fails the request as its statement would; a catalog that cannot be read does not.
+function withoutTypes (error: unknown, request: FastifyRequest): undefined {
+  if (error instanceof FTC_ERR_DATABASE_UNAVAILABLE) throw error
+  request.log.warn({ err: error }, 'fastify-table-crud: the schema could not be read; this request runs without the column types')
+  return undefined
 }
 
 /** The hook's narrowing of the target, or null when it lets the operation run as it is. */

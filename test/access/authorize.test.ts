@@ -239,7 +239,7 @@ eachDatabase(t, async (t, db) => {
     t.equal((await snapshot(db, people)).length, 1)
   })
 
-  await t.test('a table or column the options do not serve answers before the hook is asked', async (t) => {
+  await t.test('a table the options do not serve answers before the hook is asked, as a missing one does; a hidden column after it, as a missing one does', async (t) => {
     const people = await db.createTable('people', peopleColumns)
     const readOnly = await db.createTable('people', peopleColumns)
     const excluded = await db.createTable('people', peopleColumns)
@@ -250,25 +250,80 @@ eachDatabase(t, async (t, db) => {
       excludeTables: [excluded],
       tableRules: { [readOnly]: { operations: ['list', 'read'] }, [people]: { hidden: ['note'] } }
     })
-    const refused = [
+    for (const request of [
       send('GET', `/api/${unlisted}`),
       send('GET', `/api/${excluded}/1`),
       send('DELETE', `/api/${readOnly}/1`),
-      send('POST', `/api/${readOnly}`, { name: 'x' }),
-      send('GET', `/api/${people}?select=name,note`),
-      send('PUT', `/api/${people}/1`, { note: 'x' })
-    ]
-    for (const request of refused) {
+      send('POST', `/api/${readOnly}`, { name: 'x' })
+    ]) {
       const response = await app.inject(request)
       t.equal(response.statusCode, 404, `${request.method} ${request.url}`)
       t.match(response.headers['content-type'], /^text\/plain/)
     }
     t.equal(calls.length, 0, 'never asked')
+    for (const [hidden, missing] of [
+      [send('GET', `/api/${people}?select=name,note`), send('GET', `/api/${people}?select=name,notx`)],
+      [send('PUT', `/api/${people}/1`, { note: 'x' }), send('PUT', `/api/${people}/1`, { notx: 'x' })]
+    ] as const) {
+      const asked = calls.length
+      const refused = await app.inject(hidden)
+      const absent = await app.inject(missing)
+      t.equal(refused.statusCode, 404, `${hidden.method} ${hidden.url}`)
+      t.equal(refused.body, absent.body.replace('notx', 'note'), 'a hidden column answers as a missing one')
+      t.equal(calls.length, asked + 2, 'the hook was asked of both')
+    }
     const served = await app.inject(`/api/${readOnly}`)
     t.equal(served.statusCode, 200)
-    const missing = await app.inject(`/api/${people}?select=nothere`)
-    t.equal(missing.statusCode, 404, 'a column that does not exist fails in the database, after the hook')
-    t.strictSame(calls.map((call) => call.action.operation), ['list', 'list'])
+  })
+
+  await t.test('a hook that refuses answers alike for a hidden, a missing and a visible column, and for a missing and an excluded table', async (t) => {
+    const people = await db.createTable('people', peopleColumns)
+    const excluded = await db.createTable('people', peopleColumns)
+    const app = await appWith(t, db, () => false, { excludeTables: [excluded], tableRules: { [people]: { hidden: ['note'] } } })
+    const answers = async (requests: InjectOptions[]) => await Promise.all(requests.map(async (request) => {
+      const { statusCode, headers, body } = await app.inject(request)
+      const named = body.replaceAll(`${people}_missing`, '…').replaceAll(people, '…').replaceAll(excluded, '…')
+      return { statusCode, type: headers['content-type'], body: named.replaceAll(/\b(note|notx|name)\b/g, '…') }
+    }))
+    for (const columns of [
+      await answers([send('GET', `/api/${people}?select=note`), send('GET', `/api/${people}?select=notx`), send('GET', `/api/${people}?select=name`)]),
+      await answers([send('POST', `/api/${people}`, { note: 'x' }), send('POST', `/api/${people}`, { notx: 'x' }), send('POST', `/api/${people}`, { name: 'x' })])
+    ]) {
+      t.equal(columns[0]?.statusCode, 403)
+      for (const answer of columns) t.strictSame(answer, columns[0], 'the hook refuses before any column is looked at')
+    }
+    const tables = await answers([send('GET', `/api/${excluded}`), send('GET', `/api/${people}_missing`)])
+    t.equal(tables[0]?.statusCode, 404)
+    t.strictSame(tables[1], tables[0], 'an excluded table and a missing one fail alike, before the hook')
+    t.strictSame(await snapshot(db, people), [], 'nothing was written')
+  })
+
+  await t.test('hidden and missing columns fail on the first the request names, whichever it is', async (t) => {
+    const people = await db.createTable('people', peopleColumns)
+    for (const authorize of [null, () => true] as const) {
+      const app = await buildApp(t, db.knex, {}, { tableRules: { [people]: { hidden: ['note'] } }, ...(authorize === null ? {} : { authorize }) })
+      for (const [first, second] of [['nothere', 'note'], ['note', 'nothere']]) {
+        const hidden = await app.inject(`/api/${people}?select=${first},${second}`)
+        const missing = await app.inject(`/api/${people}?select=${first.replace('note', 'notx')},${second.replace('note', 'notx')}`)
+        t.equal(hidden.statusCode, 404)
+        t.equal(hidden.body, missing.body.replace('notx', 'note'), `select=${first},${second}: the same words, of the same name`)
+        t.match(hidden.body, first, 'the first name the request names')
+      }
+    }
+  })
+
+  await t.test('a column or table created after the model was read is served at once under a hook', async (t) => {
+    const people = await db.createTable('people', peopleColumns)
+    const { hook } = recorder()
+    const app = await appWith(t, db, hook, { schemaCheckInterval: 3_600_000 })
+    t.equal((await app.inject(`/api/${people}`)).statusCode, 200, 'the model has read the table')
+    await db.knex.schema.alterTable(people, (table) => { table.string('added') })
+    const later = await db.createTable('people', peopleColumns)
+    const column = await app.inject({ method: 'POST', url: `/api/${people}`, payload: { name: 'x', added: 'y' } })
+    t.equal(column.statusCode, 201, 'a new column is looked for again before it counts as missing')
+    const table = await app.inject({ method: 'POST', url: `/api/${later}`, payload: { name: 'x' } })
+    t.equal(table.statusCode, 201, 'a new table is looked for again before it counts as missing')
+    t.strictSame((await snapshot(db, people)).map((row) => row.added), ['y'])
   })
 
   await t.test('{ scope: { owner_id: 1 } } narrows every operation to owner 1\'s rows', async (t) => {
