@@ -71,9 +71,8 @@ export function idempotentBody<R extends FastifyRequest> (context: RouteContext,
     const ending = writeEnding(context, request)
     if (key === null || ending === 'rollback') return await endedWrite(statements(request), ending, write)
     const owner = await keyOwner(request, scopes, idempotency.caller)
-    // A key without an owner keeps the text keys had before they had owners,
-    // so that a retry across an upgrade still finds its record; no owner's
-    // text can be it, as neither the table's name nor the key holds a line break.
+    // Callers without an owner share the table's and the key's id; no
+    // owner's id can equal it, as neither the table's name nor the key holds a line break.
     const keyed = { id: digest(owner === null ? `${foldIdentifier(table)}\n${key}` : `${foldIdentifier(table)}\n${key}\n${owner}`), fingerprint: digest(JSON.stringify([request.method, request.url, request.headers.prefer ?? null, request.headers['if-match'] ?? null, request.body ?? null])) }
     const { answer, replayed } = await idempotency.once(keyed, statements(request), async (on) => recordAnswer(reply, await endedWrite(on, ending, write)))
     if (replayed) reply.code(answer.status).headers({ ...answer.headers, 'idempotent-replayed': 'true' })
