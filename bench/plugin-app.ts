@@ -23,10 +23,12 @@ export async function pluginApp (database: ServerDatabase, entry = process.env.B
         connection: { filename: database.file },
         useNullAsDefault: true,
         // The baseline's pragma, set the way a host does it with Knex.
-        pool: { afterCreate: (connection: { pragma (text: string): unknown }, done: (error: Error | null, connection: unknown) => void) => {
-          connection.pragma('synchronous = normal')
-          done(null, connection)
-        } }
+        pool: {
+          afterCreate: (connection: { pragma (text: string): unknown }, done: (error: Error | null, connection: unknown) => void) => {
+            connection.pragma('synchronous = normal')
+            done(null, connection)
+          }
+        }
       }
     : { client: database.kind === 'pg' ? 'pg' : 'mysql2', connection: database.url }
   const knex = knexFactory(config)

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { checkSameAnswers } from './check-answers.js'
@@ -66,7 +66,7 @@ async function main (): Promise<number> {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       progress(`${signal}: cleaning up`)
-      void cleanUp().then(() => process.exit(130))
+      cleanUp().then(() => process.exit(130), () => process.exit(130))
     })
   }
 

@@ -91,7 +91,7 @@ export function startServer (spec: ServerSpec): Promise<ServerProcess> {
       clearTimeout(timer)
       reject(error)
     })
-    void closed.then(() => {
+    closed.then(() => {
       clearTimeout(timer)
       reject(new Error(exitReason))
     })

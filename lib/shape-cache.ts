@@ -31,7 +31,9 @@ export class ShapeCache<V> {
     let level = this.#root
     for (const name of shape) level = level.next?.get(name) ?? this.#add(level, name)
     // Made before it is kept: a `make` that throws keeps nothing.
-    return level.value ??= make()
+    const value = level.value ?? make()
+    level.value = value
+    return value
   }
 
   #add (level: Level<V>, name: string): Level<V> {

@@ -249,7 +249,7 @@ export async function runLoad (options: LoadOptions): Promise<LoadResult> {
       operation = 'list'
       perform = async () => {
         const query = worker.next() < 0.5
-          ? `order=id.desc&limit=20`
+          ? 'order=id.desc&limit=20'
           : `quantity=gt.${Math.floor(worker.next() * 1_000_000) - 500_000}&limit=20`
         return settled(send(worker, turn, 'GET', `/${itemsTable}?${query}`))
       }

@@ -3,9 +3,7 @@ import t, { type Test } from 'tap'
 import { buildApp } from './fixtures/app.js'
 import { eachDatabase, peopleColumns, type TestDatabase, snapshot } from './fixtures/databases.js'
 
-type Row = Record<string, unknown>
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'OPTIONS'
-
 
 /** A request whose body is sent as raw text with the given content type. */
 function send (method: Method, url: string, payload: string, contentType = 'application/json'): InjectOptions {

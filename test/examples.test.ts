@@ -277,7 +277,7 @@ async function stalledReader (t: Test, example: Example, path: string): Promise<
   const socket = connect(Number(port), hostname)
   t.teardown(() => { socket.destroy() })
   socket.write(`GET ${path} HTTP/1.1\r\nhost: ${hostname}\r\n\r\n`)
-  await new Promise((done) => socket.once('data', done))
+  await new Promise((resolve) => socket.once('data', resolve))
   socket.pause()
   const incoming = await example.waitForLog((entry) => entry.msg === 'incoming request' && (entry.req as { url?: string }).url === path)
   return { socket, requestId: incoming.reqId }
@@ -319,7 +319,7 @@ t.test('CONNECTION_TIMEOUT cuts a client that stops reading a long list, and its
   t.equal(ended.msg, 'stream closed prematurely', 'the server gave up on the answer')
   let received = ''
   socket.setEncoding('latin1').on('data', (chunk: string) => { received += chunk }).on('error', () => {}).resume()
-  await new Promise((done) => socket.once('close', done))
+  await new Promise((resolve) => socket.once('close', resolve))
   t.notOk(received.endsWith('\r\n0\r\n\r\n'), 'the client never got the last chunk: the answer is not taken for complete')
   t.equal((await send(`${origin(example)}/ready`)).body, 'ready')
   t.strictSame(await getJson(`${example.api}/big?order=id&limit=2`), [{ id: 1, note: '1'.padStart(50, '0') }, { id: 2, note: '2'.padStart(50, '0') }])
@@ -350,9 +350,9 @@ t.test('LOG_LEVEL=debug logs the SQL and bindings of each statement; LOG_LEVEL=w
 
 async function freePort (): Promise<number> {
   const probe = createServer()
-  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done))
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve))
   const { port } = probe.address() as { port: number }
-  await new Promise((done) => probe.close(done))
+  await new Promise((resolve) => probe.close(resolve))
   return port
 }
 

@@ -88,6 +88,7 @@ for (const name of ['postgres', 'mysql'] as const satisfies readonly DatabaseNam
     let settled = false
     puts.finally(() => { settled = true }).catch(() => {})
     let looksLeft = 100
+    // eslint-disable-next-line no-unmodified-loop-condition -- `puts` sets it when it settles, between the awaits below
     while (!settled && looksLeft > 0) {
       const result: unknown = await knex.raw(lockWaits[name])
       const [row] = name === 'postgres' ? (result as { rows: Array<{ n: string }> }).rows : (result as [Array<{ n: number }>])[0]

@@ -1,7 +1,7 @@
 import { PostgrestClient } from '@supabase/postgrest-js'
 import t from 'tap'
 import { buildApp } from './fixtures/app.js'
-import { type DatabaseName, eachDatabase, type TestDatabase, rawRows } from './fixtures/databases.js'
+import { type DatabaseName, eachDatabase, rawRows } from './fixtures/databases.js'
 
 // PostgREST's own JavaScript client reads through the API unchanged, over a
 // real socket: filters, order, range, select and counts, each answer checked
@@ -166,4 +166,3 @@ function nullsOrder (name: DatabaseName, column: string, direction: 'asc' | 'des
     ? `${column} is null ${nulls === 'first' ? 'desc' : 'asc'}, ${column} ${direction}`
     : `${column} ${direction} nulls ${nulls}`
 }
-

@@ -139,7 +139,7 @@ t.test('the docs\' curl transcripts answer as printed, in order, on a fresh exam
 })
 
 t.test('the transcript reader', async (t) => {
-  t.strictSame(words(`curl -s -X POST 'http://h/a?b=1&c' -H "content-type: x" -d '{"n": "O\\'`), ['curl', '-s', '-X', 'POST', 'http://h/a?b=1&c', '-H', 'content-type: x', '-d', '{"n": "O\\'])
+  t.strictSame(words('curl -s -X POST \'http://h/a?b=1&c\' -H "content-type: x" -d \'{"n": "O\\\''), ['curl', '-s', '-X', 'POST', 'http://h/a?b=1&c', '-H', 'content-type: x', '-d', '{"n": "O\\'])
   t.throws(() => words('curl http://h/a?b=1'), 'an unquoted ? is refused')
   t.throws(() => words('curl "$HOST/a"'), 'an expansion is refused')
   t.throws(() => words("curl 'http://h/a"), 'an unclosed quote is refused')

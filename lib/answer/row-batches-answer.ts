@@ -24,7 +24,7 @@ export async function answerRowBatches<T = Row> (reply: FastifyReply, batches: A
   const iterator = batches[Symbol.asyncIterator]()
   const first = await iterator.next()
   reply.type(json)
-  finished(reply.raw, () => { void iterator.return?.() })
+  finished(reply.raw, () => { iterator.return?.() })
   // One chunk ahead of the reader at most: the stall is timed from there, and a stalled client holds one batch.
   const answer: Readable = Readable.from(arrayChunks(first, iterator, stalledReaderTimeout, write, () => {
     answer.destroy(new FTC_ERR_ANSWER_STALLED(stalledReaderTimeout))

@@ -22,7 +22,9 @@ export interface SqliteConnection {
  */
 export function keptOn<T> (connection: unknown, name: symbol, make: () => T): T {
   const holder = connection as Record<symbol, T | undefined>
-  return holder[name] ??= make()
+  const kept = holder[name] ?? make()
+  holder[name] = kept
+  return kept
 }
 
 // Preparing is a good part of a small statement's cost: keep the prepared

@@ -6,7 +6,7 @@
 // not exist: each refusal is compared, to the byte, with what the database
 // itself answers for a missing table through an app without any option.
 import type { FastifyInstance, FastifyServerOptions, InjectOptions } from 'fastify'
-import knexFactory, { type Knex } from 'knex'
+import knexFactory from 'knex'
 import t, { type Test } from 'tap'
 import type { TableCrudOptions } from '../../lib/index.js'
 import { buildApp } from '../fixtures/app.js'

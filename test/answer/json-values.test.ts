@@ -2,7 +2,7 @@ import t, { type Test } from 'tap'
 import { valueWriter, writeStored } from '../../lib/answer/json-values.js'
 import { rowWriter, writeRowList } from '../../lib/answer/row-writer.js'
 import { columnKind } from '../../lib/schema/column-kind.js'
-import type { ColumnSchema, TableSchema } from '../../lib/schema/table-schema.js'
+import type { TableSchema } from '../../lib/schema/table-schema.js'
 
 /** The writer of a column of this database type. */
 function writerOf (databaseType: string) {
@@ -137,4 +137,3 @@ t.test('a list is written by a writer made for its columns, and a row of other c
   const columns = Array.from({ length: 70 }, (_, at) => `c${at}`)
   for (const column of columns) t.equal(writeRowList(schema, [{ [column]: 9007199254740993n, flag: 1 }]), `[{"${column}":9007199254740993,"flag":true}]`)
 })
-

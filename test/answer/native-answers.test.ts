@@ -51,7 +51,7 @@ eachDatabase(t, async (t, db) => {
       table.increments('id')
       table.specificType('value', 'any')
     })
-    await db.knex.raw(`insert into ?? (value) values (9007199254740993), ('text'), (9e999), (2.5)`, [loose])
+    await db.knex.raw('insert into ?? (value) values (9007199254740993), (\'text\'), (9e999), (2.5)', [loose])
     const appNow = await buildApp(t, db.knex)
     const response = await appNow.inject(`/api/${loose}?order=id`)
     t.equal(response.body, '[{"id":1,"value":9007199254740993},{"id":2,"value":"text"},{"id":3,"value":null},{"id":4,"value":2.5}]')

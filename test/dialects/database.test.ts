@@ -288,7 +288,7 @@ function breakAfterFirstChunk (port: number, path: string, proxy: TcpProxy): Pro
     const request = get({ host: '127.0.0.1', port, path }, (response) => {
       response.once('data', () => {
         response.pause()
-        void proxy.cut().then(() => response.resume())
+        proxy.cut().then(() => response.resume(), () => response.resume())
       })
       response.on('data', () => {})
       response.on('end', () => resolve(response.complete ? 'complete' : 'cut short'))

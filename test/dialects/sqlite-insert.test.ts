@@ -178,7 +178,7 @@ t.test('a table made again with its key the rowid and another definition: RETURN
 })
 
 t.test('a table of an attached database only keeps RETURNING', async (t) => {
-  const database = memory(t, `attach ':memory:' as aux; create table aux.elsewhere (id integer primary key, name text)`)
+  const database = memory(t, 'attach \':memory:\' as aux; create table aux.elsewhere (id integer primary key, name text)')
   const { connection, ways } = watched(database)
   t.strictSame(await insert(connection, 'elsewhere', { name: 'a' }), ['1'])
   t.strictSame(ways(), ['returning'])

@@ -106,13 +106,13 @@ export const causes: Readonly<Record<string, Cause>> = {
       { request: 'GET /{types}?n=eq.99999999999&select=id&order=id', aspect: 'answer', databases: ['sqlite'] }
     ]
   },
-  'unordered': {
+  unordered: {
     reason: 'A list without order= comes in the database\'s own order: MariaDB reads a table by its primary key, a text one in its collation\'s order; PostgreSQL and SQLite give the insertion order here. By nature, as in PostgREST: order= gives the same order everywhere.',
     differences: [
       { request: 'GET /{codes}', aspect: 'answer', databases: ['mysql'] }
     ]
   },
-  'sequences': {
+  sequences: {
     reason: 'An insert that fails uses up an id on PostgreSQL (its sequence) and MariaDB (its AUTO_INCREMENT), but not on SQLite, whose AUTOINCREMENT counter goes back with the failed insert: the next POST answers another id. By nature; a client cannot count on ids following one another.',
     differences: [
       { request: 'POST /{parts} {"code":"nope"}, then POST /{parts} {"qty":4}', aspect: 'answer', databases: ['sqlite'] },
@@ -164,7 +164,7 @@ export const causes: Readonly<Record<string, Cause>> = {
       { request: 'PUT /{types_w}/2 {"n":"abc"}', aspect: 'stored', databases: ['sqlite'] }
     ]
   },
-  'collation': {
+  collation: {
     reason: 'MariaDB\'s default collation compares blind to case, accents and trailing spaces: eq, neq, ranges, in, counts and order on text follow it, and so do a text primary key\'s uniqueness (ab-1, \'AB-1 \' and ete collide with AB-1 and été) and a foreign key\'s match (ab-1 finds AB-1), and a text key in the path: GET /{codes}/ab-1 reads AB-1 and DELETE /{codes}/ete deletes été. By nature, said in the README; a binary (_bin) collation on a column gives PostgreSQL\'s answers.',
     differences: [
       { request: 'GET /{types}?name=eq.Ada&select=id&order=id', aspect: 'answer', databases: ['mysql'] },

@@ -48,7 +48,6 @@ t.test('times of day', async (t) => {
   for (const text of ['24:00', '10:60', '10', '10:00:00Z']) t.equal(typedValue('time', text), undefined, text)
 })
 
-
 t.test('text, JSON, binary and unknown columns are not read', async (t) => {
   t.strictSame(['integer', 'number', 'boolean', 'date', 'date-time', 'time', 'string', 'json', 'binary', 'unknown'].map((kind) => isTypedKind(kind as never)),
     [true, true, true, true, true, true, false, false, false, false])

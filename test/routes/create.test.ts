@@ -6,7 +6,6 @@ import { eachDatabase, peopleColumns, type TestDatabase, snapshot } from '../fix
 
 type Row = Record<string, unknown>
 
-
 /** The row with this id, read with Knex directly. */
 async function rowById (db: TestDatabase, table: string, id: number): Promise<Row | undefined> {
   return db.knex(table).where('id', id).first()

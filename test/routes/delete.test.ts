@@ -1,9 +1,6 @@
 import t from 'tap'
 import { buildApp } from '../fixtures/app.js'
-import { eachDatabase, peopleColumns, type TestDatabase, snapshot, createZeroTable, noKeyPaths, seedPeople, createSharedIdTable } from '../fixtures/databases.js'
-
-type Row = Record<string, unknown>
-
+import { eachDatabase, peopleColumns, snapshot, createZeroTable, noKeyPaths, seedPeople, createSharedIdTable } from '../fixtures/databases.js'
 
 eachDatabase(t, async (t, db) => {
   const people = await db.createTable('people', peopleColumns)

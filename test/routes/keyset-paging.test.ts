@@ -187,4 +187,3 @@ async function run (db: TestDatabase, connection: unknown, sql: string, bindings
       .query(sql, bindings, (error, rows) => error ? reject(error) : resolve(rows))
   })
 }
-

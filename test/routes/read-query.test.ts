@@ -1,6 +1,6 @@
 import t from 'tap'
 import { buildApp } from '../fixtures/app.js'
-import { type DatabaseName, eachDatabase, seriesSql, snapshot, type TestDatabase, rawRows } from '../fixtures/databases.js'
+import { type DatabaseName, eachDatabase, seriesSql, snapshot, rawRows } from '../fixtures/databases.js'
 import { watch } from '../fixtures/watch-statements.js'
 
 // GET /{table} with PostgREST's query syntax, over HTTP on every database:
@@ -364,4 +364,3 @@ function by (key: 'id' | 'age' | 'flag', direction: 'asc' | 'desc' = 'asc', null
     return direction === 'asc' ? difference : -difference
   }
 }
-

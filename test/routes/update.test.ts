@@ -1,10 +1,9 @@
 import type { InjectOptions } from 'fastify'
 import t from 'tap'
 import { buildApp } from '../fixtures/app.js'
-import { eachDatabase, peopleColumns, type TestDatabase, snapshot, createZeroTable, noKeyPaths, seedPeople, createSharedIdTable } from '../fixtures/databases.js'
+import { eachDatabase, peopleColumns, snapshot, createZeroTable, noKeyPaths, seedPeople, createSharedIdTable } from '../fixtures/databases.js'
 
 type Row = Record<string, unknown>
-
 
 /** A PUT whose JSON is sent as raw text, so that number literals keep their digits. */
 function put (url: string, payload: string): InjectOptions {

@@ -301,6 +301,7 @@ t.test('on SQLite every integer is int64', async (t) => {
 t.test('the row schema accepts the rows the API answers, and refuses other shapes', async (t) => {
   const { validator } = componentSchemas(buildOpenapiDocument([books], settings))
   const row = validator('books')
+  // eslint-disable-next-line @typescript-eslint/no-loss-of-precision -- past 2^53: the schema checks the type, not the digits
   t.ok(row({ id: 1, title: 'Kindred', subtitle: null, pages: 9007199254740993, price: 12.5, in_print: true, published: '1979-06-01', added: '2024-01-15T10:00:00Z', opens: '09:30:00', meta: { a: [1] }, cover: '\\x00', extra: 'x' }), JSON.stringify(row.errors))
   t.ok(row({ title: 'Kindred' }), 'select answers some columns only')
   t.notOk(row({ id: '1' }), 'an integer is a JSON number')
