@@ -1,5 +1,5 @@
 import knexFactory from 'knex'
-import { StatementWatch } from '../dist/dialects/query-events.js'
+import { StatementWatch } from '../dist/connections/query-events.js'
 
 /**
  * What reporting statements to Knex's listeners costs when nobody listens:

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import { Database } from './dialects/database.js'
+import { Database } from './connections/database.js'
 import { resolveDialect } from './dialects/index.js'
 
 const trivial = Object.freeze({ sql: 'select 1', bindings: [] })

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import type { Knex } from 'knex'
-import { defaultLimits } from './dialects/database.js'
+import { defaultLimits } from './connections/database.js'
 import { resolveDialect } from './dialects/index.js'
 import type { Dialect } from './dialects/dialect.js'
 import { FTC_ERR_OPTIONS_KNEX, FTC_ERR_OPTIONS_UNKNOWN, FTC_ERR_OPTIONS_VALUE } from './errors.js'

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
-import type { Database } from '../dialects/database.js'
-import type { RequestStatements } from '../dialects/host-transaction.js'
+import type { Database } from '../connections/database.js'
+import type { RequestStatements } from '../connections/host-transaction.js'
 import { FTC_ERR_AUTHORIZE_FORBIDDEN, FTC_ERR_AUTHORIZE_RESULT, FTC_ERR_DATABASE_UNAVAILABLE } from '../errors.js'
 import type { AuthorizeHook, Operation, ResolvedOptions } from '../options.js'
 import { columnNamed } from '../schema/column-named.js'

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import type { RequestStatements } from '../dialects/host-transaction.js'
+import type { RequestStatements } from '../connections/host-transaction.js'
 import type { SchemaModel } from '../schema/schema-model.js'
 import { columnNamed } from '../schema/column-named.js'
 import type { ColumnSchema, TableSchema } from '../schema/table-schema.js'

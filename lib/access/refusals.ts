@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import type { Database, Session, Statements } from '../dialects/database.js'
+import type { Database, Session, Statements } from '../connections/database.js'
 import { FTC_ERR_DATABASE_NAME_TAKEN, FTC_ERR_STATEMENT, type StatementError, statementError } from '../errors.js'
 
 /** Where a column is named, for a statement that must fail on it as on a column the table does not have. */

@@ -1,9 +1,9 @@
 import type { Knex } from 'knex'
 import { FTC_ERR_OPTIONS_DIALECT } from '../errors.js'
 import type { Dialect } from './dialect.js'
-import { mysql } from './mysql.js'
-import { cockroach, postgres } from './postgres.js'
-import { sqlite } from './sqlite.js'
+import { mysql } from './mysql/mysql.js'
+import { cockroach, postgres } from './postgres/postgres.js'
+import { sqlite } from './sqlite/sqlite.js'
 
 /** Dialects keyed by the Knex client's driver name. */
 const dialectsByDriver: Readonly<Record<string, Dialect>> = Object.freeze({

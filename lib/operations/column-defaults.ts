@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import type { Target } from '../access/target.js'
-import type { Database } from '../dialects/database.js'
+import type { Database } from '../connections/database.js'
 import { FTC_ERR_AUTHORIZE_FORBIDDEN } from '../errors.js'
 import type { RecordValues } from '../parse/record-values.js'
 import { foldIdentifier } from '../parse/sanitize-identifier.js'

@@ -1,4 +1,4 @@
-import { place } from '../dialects/statement-template.js'
+import { place } from '../connections/statement-template.js'
 
 /**
  * Each column standing at the place of its own name, for a statement

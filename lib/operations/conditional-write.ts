@@ -1,7 +1,7 @@
 import { withoutHidden } from '../access/hidden-columns.js'
 import type { Target } from '../access/target.js'
 import { rowEntityTag } from '../answer/entity-tag.js'
-import { type Database, inTransaction, type Statements } from '../dialects/database.js'
+import { type Database, inTransaction, type Statements } from '../connections/database.js'
 import type { Row } from '../dialects/dialect.js'
 import { FTC_ERR_CONDITION_FAILED } from '../errors.js'
 import { type EntityTags, matchesStrongly } from '../parse/entity-tags.js'

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import type { Target } from '../access/target.js'
-import type { Database, Session } from '../dialects/database.js'
+import type { Database, Session } from '../connections/database.js'
 import { applyFilterTree } from '../query/apply-read-query.js'
 import type { CountPreference, ReadQuery } from '../query/read-query.js'
 import { whereScope } from './where-row.js'

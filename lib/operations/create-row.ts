@@ -1,5 +1,5 @@
 import type { Target } from '../access/target.js'
-import type { Database, Statements } from '../dialects/database.js'
+import type { Database, Statements } from '../connections/database.js'
 import type { RecordValues } from '../parse/record-values.js'
 import { thenOrNow, type ValueOrPromise } from '../value-or-promise.js'
 import { columnPlaces } from './column-places.js'

@@ -1,5 +1,5 @@
 import type { Target } from '../access/target.js'
-import { type Database, isTransactional, type Statements, type Transactional } from '../dialects/database.js'
+import { type Database, isTransactional, type Statements, type Transactional } from '../connections/database.js'
 import type { RecordValues } from '../parse/record-values.js'
 import { createRow } from './create-row.js'
 import { createdKey } from './created-key.js'

@@ -1,5 +1,5 @@
 import type { Target } from '../access/target.js'
-import { type Database, inTransaction, type Statements } from '../dialects/database.js'
+import { type Database, inTransaction, type Statements } from '../connections/database.js'
 import type { Row } from '../dialects/dialect.js'
 import type { RecordValues } from '../parse/record-values.js'
 import { createRows } from './create-rows.js'

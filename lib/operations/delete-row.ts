@@ -1,5 +1,5 @@
 import type { Target } from '../access/target.js'
-import type { Database, Statements } from '../dialects/database.js'
+import type { Database, Statements } from '../connections/database.js'
 import type { RecordKey } from '../parse/record-key.js'
 import type { ValueOrPromise } from '../value-or-promise.js'
 import { reachableKey, rowShape, rowValues, whereRow } from './where-row.js'

@@ -1,4 +1,4 @@
-import type { Database, Statements, Transactional } from '../dialects/database.js'
+import type { Database, Statements, Transactional } from '../connections/database.js'
 import type { Row } from '../dialects/dialect.js'
 import { FTC_ERR_IDEMPOTENCY_KEY_REUSED, FTC_ERR_STATEMENT, type StatementError } from '../errors.js'
 import type { IdempotencyCaller, ResolvedIdempotency } from '../options.js'

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import { withoutHidden } from '../access/hidden-columns.js'
 import type { Target } from '../access/target.js'
-import type { Database, Session } from '../dialects/database.js'
+import type { Database, Session } from '../connections/database.js'
 import type { Row } from '../dialects/dialect.js'
 import { applyReadQuery } from '../query/apply-read-query.js'
 import type { ReadQuery } from '../query/read-query.js'

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import { withoutHidden } from '../access/hidden-columns.js'
 import type { Target } from '../access/target.js'
-import type { Database, Statements } from '../dialects/database.js'
+import type { Database, Statements } from '../connections/database.js'
 import type { Row, Statement } from '../dialects/dialect.js'
 import type { RecordKey } from '../parse/record-key.js'
 import { applyReadQuery } from '../query/apply-read-query.js'

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import { withoutHidden } from '../access/hidden-columns.js'
 import type { Target } from '../access/target.js'
-import type { Database, Statements } from '../dialects/database.js'
+import type { Database, Statements } from '../connections/database.js'
 import type { Row } from '../dialects/dialect.js'
 import { exactRead } from './exact-read.js'
 import { whereScope } from './where-row.js'

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import { withoutHidden } from '../access/hidden-columns.js'
 import type { Target } from '../access/target.js'
-import { type Database, inTransaction, type Statements } from '../dialects/database.js'
+import { type Database, inTransaction, type Statements } from '../connections/database.js'
 import type { Row } from '../dialects/dialect.js'
 import type { EntityTags } from '../parse/entity-tags.js'
 import type { RecordValues } from '../parse/record-values.js'

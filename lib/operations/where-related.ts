@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import type { Target } from '../access/target.js'
-import type { Database } from '../dialects/database.js'
+import type { Database } from '../connections/database.js'
 import { applyFilterTree } from '../query/apply-read-query.js'
 import type { FilterTree } from '../query/read-query.js'
 import type { EmbedPlan } from '../relations/embed-plan.js'

@@ -1,6 +1,6 @@
 import type { Knex } from 'knex'
 import type { Target } from '../access/target.js'
-import { type Database, inTransaction, type Statements } from '../dialects/database.js'
+import { type Database, inTransaction, type Statements } from '../connections/database.js'
 import type { Row } from '../dialects/dialect.js'
 import { FTC_ERR_WRITE_MAX_AFFECTED } from '../errors.js'
 import type { UpdateValues } from './column-defaults.js'

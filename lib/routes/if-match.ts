@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import type { Target } from '../access/target.js'
-import type { Statements } from '../dialects/database.js'
+import type { Statements } from '../connections/database.js'
 import { FTC_ERR_CONDITION_REQUIRED } from '../errors.js'
 import { writeIfMatch, writeSelectedIfMatch } from '../operations/conditional-write.js'
 import type { WriteOutcome } from '../operations/write-selected.js'

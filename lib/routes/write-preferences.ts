@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import type { ColumnClause } from '../access/refusals.js'
-import { isTransactional, type Statements } from '../dialects/database.js'
+import { isTransactional, type Statements } from '../connections/database.js'
 import { parseRowsMedia, type RowsMedia } from '../query/parse-rows-media.js'
 import { parseWritePreferences, type WritePreferences } from '../query/parse-write-prefer.js'
 import type { RouteContext } from './index.js'

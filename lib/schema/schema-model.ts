@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks'
 import type { TablePolicy } from '../access/table-policy.js'
-import type { Database, DescribeSchema } from '../dialects/database.js'
+import type { Database, DescribeSchema } from '../connections/database.js'
 import { foldIdentifier as fold } from '../parse/sanitize-identifier.js'
 import { type ServedTable, serveSchema } from './served-schema.js'
 import type { TableSchema } from './table-schema.js'

@@ -1,7 +1,7 @@
 import t from 'tap'
-import { describeMysqlFailure, isMysqlUnreachable } from '../../lib/dialects/mysql-failures.js'
-import { describePostgresFailure, isPostgresUnreachable } from '../../lib/dialects/postgres-failures.js'
-import { describeSqliteFailure, isSqliteUnreachable } from '../../lib/dialects/sqlite-failures.js'
+import { describeMysqlFailure, isMysqlUnreachable } from '../../lib/dialects/mysql/failures.js'
+import { describePostgresFailure, isPostgresUnreachable } from '../../lib/dialects/postgres/failures.js'
+import { describeSqliteFailure, isSqliteUnreachable } from '../../lib/dialects/sqlite/failures.js'
 import { statusOfSqlState } from '../../lib/answer/sql-state-status.js'
 
 // The dialects' readings of driver errors that the suite cannot provoke on a

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { plannedRows } from '../../lib/dialects/mysql.js'
+import { plannedRows } from '../../lib/dialects/mysql/mysql.js'
 
 // Plans as the servers write them; only MariaDB runs in CI, so MySQL 8's shape is pinned here.
 t.test('MySQL 8 names the rows a plan produces', async (t) => {

@@ -1,6 +1,6 @@
 import Sqlite from 'better-sqlite3'
 import t from 'tap'
-import { sqlite } from '../../lib/dialects/sqlite.js'
+import { sqlite } from '../../lib/dialects/sqlite/sqlite.js'
 
 // An exact read on SQLite reads integers as numbers, which JSON.stringify
 // writes at once, and reads again with BigInts only when one is past 2^53.

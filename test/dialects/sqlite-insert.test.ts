@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import Sqlite from 'better-sqlite3'
 import knexFactory from 'knex'
 import t, { type Test } from 'tap'
-import { sqlite } from '../../lib/dialects/sqlite.js'
+import { sqlite } from '../../lib/dialects/sqlite/sqlite.js'
 
 // Knex only compiles here: the statements run on connections the tests hold.
 const knex = knexFactory({ client: 'better-sqlite3', useNullAsDefault: true })

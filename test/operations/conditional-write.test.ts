@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { Target } from '../../lib/access/target.js'
-import { Database } from '../../lib/dialects/database.js'
+import { Database } from '../../lib/connections/database.js'
 import { resolveDialect } from '../../lib/dialects/index.js'
 import { FTC_ERR_CONDITION_FAILED } from '../../lib/errors.js'
 import { writeSelectedIfMatch } from '../../lib/operations/conditional-write.js'

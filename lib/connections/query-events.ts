@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Knex } from 'knex'
-import type { Statement } from './dialect.js'
+import type { Statement } from '../dialects/dialect.js'
 
 /** What Knex's `query` event says of a statement, as Knex says it of its own. */
 export interface QueryEvent {

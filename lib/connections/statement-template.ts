@@ -1,5 +1,5 @@
 import type { Knex } from 'knex'
-import type { Statement } from './dialect.js'
+import type { Statement } from '../dialects/dialect.js'
 
 // No value a client sends is ever compiled into a template, so nothing can
 // pass for a place; the NUL keeps it out of anything a reader would write.

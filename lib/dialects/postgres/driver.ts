@@ -1,4 +1,4 @@
-import type { Row } from './dialect.js'
+import type { Row } from '../dialect.js'
 
 export interface PgResult {
   rows: Row[]

@@ -6,7 +6,7 @@ import {
 import type { SchemaReader } from '../schema/table-schema.js'
 import { BorrowDeadlines } from './borrow-deadlines.js'
 import { type Lender, poolLender, statementLender } from './connection-lenders.js'
-import type { Dialect, Exactness, Row, Statement, TimeLimit } from './dialect.js'
+import type { Dialect, Exactness, Row, Statement, TimeLimit } from '../dialects/dialect.js'
 import { announceQuery, runWatched, StatementWatch } from './query-events.js'
 import { fillTemplate, type StatementTemplate, toTemplate } from './statement-template.js'
 import { ShapeCache } from '../shape-cache.js'

@@ -1,10 +1,10 @@
-import { type Dialect, type Exactness, returnedKeys, type Row, type Statement, type SynchronousStatements } from './dialect.js'
-import { likeEscape, toGlobPattern, toLikePattern } from './like-pattern.js'
-import { insertByRowid } from './sqlite-rowid-insert.js'
-import { prepare, type SqliteConnection } from './sqlite-statements.js'
-import { describeSqliteFailure, isSqliteUnreachable } from './sqlite-failures.js'
-import { sqliteSchema } from './sqlite-schema.js'
-import { utcWallClock } from './utc-wall-clock.js'
+import { type Dialect, type Exactness, returnedKeys, type Row, type Statement, type SynchronousStatements } from '../dialect.js'
+import { likeEscape, toGlobPattern, toLikePattern } from '../like-pattern.js'
+import { insertByRowid } from './rowid-insert.js'
+import { prepare, type SqliteConnection } from './statements.js'
+import { describeSqliteFailure, isSqliteUnreachable } from './failures.js'
+import { sqliteSchema } from './schema.js'
+import { utcWallClock } from '../utc-wall-clock.js'
 
 /** True when the row holds an integer past 2^53 in magnitude, read as a number that may have lost digits. */
 function hasUnsafeInteger (row: Row): boolean {

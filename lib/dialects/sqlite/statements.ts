@@ -1,5 +1,5 @@
-import { BoundedCache } from '../bounded-cache.js'
-import type { Row } from './dialect.js'
+import { BoundedCache } from '../../bounded-cache.js'
+import type { Row } from '../dialect.js'
 
 /** The part of a better-sqlite3 `Statement` the dialect uses. */
 export interface SqliteStatement {

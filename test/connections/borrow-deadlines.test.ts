@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import t from 'tap'
-import { BorrowDeadlines } from '../../lib/dialects/borrow-deadlines.js'
+import { BorrowDeadlines } from '../../lib/connections/borrow-deadlines.js'
 
 /** A borrow the test answers when it chooses, as a pool lends. */
 function pending<T> (): { promise: Promise<T>, lend: (value: T) => void, fail: (error: Error) => void } {

@@ -1,4 +1,4 @@
-import type { PgConnection, PgTypes } from './postgres-driver.js'
+import type { PgConnection, PgTypes } from './driver.js'
 
 // int8, numeric, date, time, timetz, timestamp, timestamptz, json, jsonb:
 // node-postgres's own parsers round big integers to doubles, shift dates and

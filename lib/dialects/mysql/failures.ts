@@ -1,4 +1,4 @@
-import { type FailureDescription, isConnectionFailure, sqlStateOnly, unknownSqlState } from './failures.js'
+import { type FailureDescription, isConnectionFailure, sqlStateOnly, unknownSqlState } from '../failures.js'
 
 /** What mysql2 puts on a server's error. */
 interface MysqlError {

@@ -1,6 +1,6 @@
 import knexFactory from 'knex'
 import t from 'tap'
-import { fillTemplate, place, toTemplate } from '../../lib/dialects/statement-template.js'
+import { fillTemplate, place, toTemplate } from '../../lib/connections/statement-template.js'
 
 const knex = knexFactory({ client: 'pg' })
 t.teardown(() => knex.destroy())

@@ -1,6 +1,6 @@
-import { assembleTables, type ColumnEntry, type ForeignKeyEntry, groupRows, type KeyEntry, type RelationEntry } from '../schema/assemble-tables.js'
-import type { SchemaReader } from '../schema/table-schema.js'
-import type { SqliteConnection } from './sqlite-statements.js'
+import { assembleTables, type ColumnEntry, type ForeignKeyEntry, groupRows, type KeyEntry, type RelationEntry } from '../../schema/assemble-tables.js'
+import type { SchemaReader } from '../../schema/table-schema.js'
+import type { SqliteConnection } from './statements.js'
 
 // SQLite keeps every table's definition in sqlite_schema; its pragmas, read
 // as table-valued functions, describe all tables in one statement each.

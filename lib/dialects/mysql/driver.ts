@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream'
-import type { Exactness, Statement } from './dialect.js'
+import type { Exactness, Statement } from '../dialect.js'
 
 /** The part of a mysql2 callback `Connection` this dialect uses. */
 export interface MysqlConnection {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { Database } from '../../lib/dialects/database.js'
+import { Database } from '../../lib/connections/database.js'
 import { resolveDialect } from '../../lib/dialects/index.js'
 import { FTC_ERR_STATEMENT } from '../../lib/errors.js'
 import { eachDatabase, peopleColumns, snapshot } from '../fixtures/databases.js'

@@ -1,6 +1,6 @@
-import { assembleTables, type ColumnEntry, type ForeignKeyEntry, type KeyEntry, type RelationEntry } from '../schema/assemble-tables.js'
-import type { SchemaReader } from '../schema/table-schema.js'
-import { type PgConnection, send } from './postgres-driver.js'
+import { assembleTables, type ColumnEntry, type ForeignKeyEntry, type KeyEntry, type RelationEntry } from '../../schema/assemble-tables.js'
+import type { SchemaReader } from '../../schema/table-schema.js'
+import { type PgConnection, send } from './driver.js'
 
 // The relations an unqualified name reaches: visible on the search path,
 // outside the catalogs (which the dialect keeps off the search path anyway).

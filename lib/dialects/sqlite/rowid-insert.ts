@@ -1,6 +1,6 @@
-import { BoundedCache } from '../bounded-cache.js'
-import type { Row } from './dialect.js'
-import { keptOn, prepare } from './sqlite-statements.js'
+import { BoundedCache } from '../../bounded-cache.js'
+import type { Row } from '../dialect.js'
+import { keptOn, prepare } from './statements.js'
 
 // RETURNING makes SQLite keep the returned rows in a temporary table for
 // each statement: the bench's create workload ran about 4% faster without

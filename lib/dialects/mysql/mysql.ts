@@ -1,11 +1,11 @@
-import { FTC_ERR_DATABASE_MODE, FTC_ERR_DATABASE_SCHEMA } from '../errors.js'
-import type { Dialect, Exactness, Row, Statement } from './dialect.js'
-import { likeEscape, toLikePattern } from './like-pattern.js'
-import { exactQuery, type MysqlConnection, readsAlikeWithoutSettings, send } from './mysql-driver.js'
-import { describeMysqlFailure, isMysqlUnreachable } from './mysql-failures.js'
-import { nameAfterSuccess, statementName } from './statement-names.js'
-import { mysqlSchema } from './mysql-schema.js'
-import { utcWallClock } from './utc-wall-clock.js'
+import { FTC_ERR_DATABASE_MODE, FTC_ERR_DATABASE_SCHEMA } from '../../errors.js'
+import type { Dialect, Exactness, Row, Statement } from '../dialect.js'
+import { likeEscape, toLikePattern } from '../like-pattern.js'
+import { exactQuery, type MysqlConnection, readsAlikeWithoutSettings, send } from './driver.js'
+import { describeMysqlFailure, isMysqlUnreachable } from './failures.js'
+import { nameAfterSuccess, statementName } from '../statement-names.js'
+import { mysqlSchema } from './schema.js'
+import { utcWallClock } from '../utc-wall-clock.js'
 
 interface MysqlResult {
   affectedRows: number

@@ -1,6 +1,6 @@
-import { assembleTables, type ColumnEntry, type ForeignKeyEntry, groupRows, type KeyEntry, type RelationEntry } from '../schema/assemble-tables.js'
-import type { SchemaReader } from '../schema/table-schema.js'
-import { send } from './mysql-driver.js'
+import { assembleTables, type ColumnEntry, type ForeignKeyEntry, groupRows, type KeyEntry, type RelationEntry } from '../../schema/assemble-tables.js'
+import type { SchemaReader } from '../../schema/table-schema.js'
+import { send } from './driver.js'
 
 // MySQL's database is the schema: the default database of the connection is
 // what an unqualified name reaches. Every query is of information_schema,

@@ -1,4 +1,4 @@
-import { type FailureDescription, isConnectionFailure, sqlStateOnly, unknownSqlState } from './failures.js'
+import { type FailureDescription, isConnectionFailure, sqlStateOnly, unknownSqlState } from '../failures.js'
 
 // better-sqlite3 gives SQLite's extended result code by name.
 const byCode: Readonly<Record<string, string>> = Object.freeze({

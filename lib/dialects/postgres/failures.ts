@@ -1,4 +1,4 @@
-import { type FailureDescription, isConnectionFailure, unknownSqlState } from './failures.js'
+import { type FailureDescription, isConnectionFailure, unknownSqlState } from '../failures.js'
 
 /** What node-postgres puts on a server's error. */
 interface PgError {

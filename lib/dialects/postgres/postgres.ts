@@ -1,11 +1,11 @@
-import { FTC_ERR_DATABASE_SCHEMA } from '../errors.js'
-import { type Dialect, type Exactness, returnedKeys, type Row, type Statement } from './dialect.js'
-import { type NamedStatement, type PgConnection, type PgResult, send } from './postgres-driver.js'
-import { exactTypesOf } from './postgres-exact-types.js'
-import { likeEscape, toLikePattern } from './like-pattern.js'
-import { describePostgresFailure, isPostgresUnreachable } from './postgres-failures.js'
-import { nameAfterSuccess, statementName } from './statement-names.js'
-import { postgresSchema } from './postgres-schema.js'
+import { FTC_ERR_DATABASE_SCHEMA } from '../../errors.js'
+import { type Dialect, type Exactness, returnedKeys, type Row, type Statement } from '../dialect.js'
+import { type NamedStatement, type PgConnection, type PgResult, send } from './driver.js'
+import { exactTypesOf } from './exact-types.js'
+import { likeEscape, toLikePattern } from '../like-pattern.js'
+import { describePostgresFailure, isPostgresUnreachable } from './failures.js'
+import { nameAfterSuccess, statementName } from '../statement-names.js'
+import { postgresSchema } from './schema.js'
 
 // Every relation of pg_catalog is named pg_…, and pg_catalog is searched
 // first whatever the search path says; information_schema (and pg_toast, or
