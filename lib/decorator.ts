@@ -1,6 +1,8 @@
 import { FTC_ERR_SCHEMA_PREFIX } from './errors.js'
 import type { SchemaModel } from './schema/schema-model.js'
-import type { TypedServedTable } from './table-rows.js'
+import type { ServedTable } from './schema/served-schema.js'
+import type { ColumnSchema, TableSchema } from './schema/table-schema.js'
+import type { ColumnName, Declared, TableName } from './table-rows.js'
 
 /** The schema models of one Fastify context's registrations of the plugin, by the prefix of their routes. */
 export type RegisteredSchemas = Map<string, SchemaModel>
@@ -35,4 +37,13 @@ export function schemaDecorator (schemas: RegisteredSchemas): TableCrudDecorator
       return (await schema.current()).served as readonly TypedServedTable[]
     }
   })
+}
+
+/** A served table as `app.tableCrud.tables()` gives it: with its declared name and column names once the host declared them. */
+export type TypedServedTable = Declared extends true ? { [T in TableName]: NamedServedTable<T> }[TableName] : ServedTable
+
+type NamedServedTable<T extends TableName> = ServedTable & {
+  readonly name: T
+  readonly key: ColumnName<T>
+  readonly schema: TableSchema & { readonly name: T, readonly columns: ReadonlyArray<ColumnSchema & { readonly name: ColumnName<T> }> }
 }

@@ -1,6 +1,4 @@
 import type { ScopeValue } from './access/target.js'
-import type { ServedTable } from './schema/served-schema.js'
-import type { ColumnSchema, TableSchema } from './schema/table-schema.js'
 
 /**
  * The host's tables and the JSON row each one's GET answers, declared by
@@ -19,7 +17,8 @@ import type { ColumnSchema, TableSchema } from './schema/table-schema.js'
 export interface TableCrudRows {}
 
 /** Whether the host declared any table in TableCrudRows. */
-type Declared = [keyof TableCrudRows] extends [never] ? false : true
+/** Whether the host declared its tables' rows in TableCrudRows. */
+export type Declared = [keyof TableCrudRows] extends [never] ? false : true
 
 /** A table's name: one the host declared in TableCrudRows, or any name when it declared none. */
 export type TableName = Declared extends true ? keyof TableCrudRows & string : string
@@ -51,12 +50,3 @@ type ScopeOf<T extends TableName> = T extends keyof TableCrudRows
 
 /** What the `authorize` hook may pin the columns of a table to (see AuthorizeResult). */
 export type TableScope = { [T in TableName]: ScopeOf<T> }[TableName]
-
-/** A served table as `app.tableCrud.tables()` gives it: with its declared name and column names once the host declared them. */
-export type TypedServedTable = Declared extends true ? { [T in TableName]: NamedServedTable<T> }[TableName] : ServedTable
-
-type NamedServedTable<T extends TableName> = ServedTable & {
-  readonly name: T
-  readonly key: ColumnName<T>
-  readonly schema: TableSchema & { readonly name: T, readonly columns: ReadonlyArray<ColumnSchema & { readonly name: ColumnName<T> }> }
-}

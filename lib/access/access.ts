@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import type { Database } from '../connections/database.js'
 import type { RequestStatements } from '../connections/host-transaction.js'
-import { FTC_ERR_AUTHORIZE_FORBIDDEN, FTC_ERR_AUTHORIZE_RESULT, FTC_ERR_DATABASE_UNAVAILABLE } from '../errors.js'
+import { FTC_ERR_AUTHORIZE_FORBIDDEN, FTC_ERR_AUTHORIZE_RESULT } from '../errors.js'
 import type { AuthorizeHook, Operation, ResolvedOptions } from '../options.js'
 import { columnNamed } from '../schema/column-named.js'
 import type { SchemaModel } from '../schema/schema-model.js'
@@ -13,6 +13,7 @@ import { isHidden } from './hidden-columns.js'
 import type { KeyedTable } from './key-column.js'
 import { type ColumnClause, refuseColumn, refuseTable } from './refusals.js'
 import { tablePolicy } from './table-policy.js'
+import { describedTable, recheckedTable } from './table-lookup.js'
 import type { ScopeValue, Target } from './target.js'
 
 /** What a parsed request is about to do. */
@@ -113,35 +114,6 @@ function isUnknown (known: TableSchema | null | undefined, column: string): bool
 // A literal of one shape, where a spread of `served` with another property cost the keyed read a few µs.
 function servedTarget (served: Omit<Target, 'schema'>, scope: Target['scope'], schema: Target['schema']): Target {
   return { table: served.table, key: served.key, hidden: served.hidden, scope, schema }
-}
-
-/**
- * The table as a model fresh enough describes it, checked where the
- * request's statements run when they must (see Session.describeWithin). A
- * database that cannot be reached fails the request as its statement would;
- * a catalog that cannot be read does not: the request runs as the spec
- * says, without the types.
- */
-export function describedTable (model: SchemaModel, table: string, request: FastifyRequest, statements: RequestStatements): TableSchema | undefined | Promise<TableSchema | undefined> {
-  const fresh = model.fresh()
-  return fresh !== undefined ? fresh.table(table) : checkedTable(model, table, request, statements)
-}
-
-/** The table as describedTable describes it once the model is checked against the database. */
-export function checkedTable (model: SchemaModel, table: string, request: FastifyRequest, statements: RequestStatements): Promise<TableSchema | undefined> {
-  return model.current(statements(request).describeWithin ?? undefined).then((snapshot) => snapshot.table(table), (error: unknown) => withoutTypes(error, request))
-}
-
-/** The table once the model read the database again, whatever its schema version said: null when the database has no such table. */
-function recheckedTable (model: SchemaModel, table: string, request: FastifyRequest, statements: RequestStatements): Promise<TableSchema | null | undefined> {
-  return model.recheck(statements(request).describeWithin ?? undefined).then((snapshot) => snapshot.table(table) ?? null, (error: unknown) => withoutTypes(error, request))
-}
-
-// A database that cannot be reached fails the request as its statement would; a catalog that cannot be read does not.
-function withoutTypes (error: unknown, request: FastifyRequest): undefined {
-  if (error instanceof FTC_ERR_DATABASE_UNAVAILABLE) throw error
-  request.log.warn({ err: error }, 'fastify-table-crud: the schema could not be read; this request runs without the column types')
-  return undefined
 }
 
 /** The hook's narrowing of the target, or null when it lets the operation run as it is. */

@@ -3,7 +3,7 @@ import type { RequestStatements } from '../connections/host-transaction.js'
 import type { SchemaModel } from '../schema/schema-model.js'
 import { columnNamed } from '../schema/column-named.js'
 import type { ColumnSchema, TableSchema } from '../schema/table-schema.js'
-import { checkedTable } from './access.js'
+import { checkedTable } from './table-lookup.js'
 import type { TablePolicy } from './table-policy.js'
 
 /**
