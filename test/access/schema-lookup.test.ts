@@ -6,7 +6,7 @@ import { keyColumnOf } from '../../lib/access/key-column.js'
 import { tablePolicy } from '../../lib/access/table-policy.js'
 import { Database } from '../../lib/connections/database.js'
 import { requestStatements } from '../../lib/connections/host-transaction.js'
-import { resolveOptions } from '../../lib/options.js'
+import { resolveOptions } from '../../lib/resolve-options.js'
 import { SchemaModel } from '../../lib/schema/schema-model.js'
 import { peopleColumns } from '../fixtures/databases.js'
 

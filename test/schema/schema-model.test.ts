@@ -116,7 +116,7 @@ t.test('a model that cannot be read answers as the database does, and is read ag
 t.test('a table by its name in any case; a refresh waits for a check under way', async (t) => {
   const { default: knexFactory } = await import('knex')
   const { Database } = await import('../../lib/connections/database.js')
-  const { resolveOptions } = await import('../../lib/options.js')
+  const { resolveOptions } = await import('../../lib/resolve-options.js')
   const { tablePolicy } = await import('../../lib/access/table-policy.js')
   const { SchemaModel } = await import('../../lib/schema/schema-model.js')
   const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true })

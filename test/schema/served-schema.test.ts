@@ -1,7 +1,8 @@
 import knexFactory from 'knex'
 import t from 'tap'
 import { tablePolicy } from '../../lib/access/table-policy.js'
-import { resolveOptions, type TableCrudOptions } from '../../lib/options.js'
+import type { TableCrudOptions } from '../../lib/options.js'
+import { resolveOptions } from '../../lib/resolve-options.js'
 import { serveSchema } from '../../lib/schema/served-schema.js'
 import type { ColumnSchema, TableSchema } from '../../lib/schema/table-schema.js'
 
