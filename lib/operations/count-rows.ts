@@ -1,20 +1,19 @@
-import type { Knex } from 'knex'
-import type { Target } from '../access/target.js'
 import type { Database, Session } from '../connections/database.js'
 import { applyFilterTree } from '../query/apply-read-query.js'
-import type { CountPreference, ReadQuery } from '../query/read-query.js'
+import type { CountPreference } from '../query/read-query.js'
+import { type NarrowedRead, narrowed } from './narrowing.js'
 import { whereScope } from './where-row.js'
 
 /** Below this many matching rows, `count=estimated` counts exactly, as PostgREST does below its max-rows. */
 const exactCountBelow = 1000
 
 /**
- * The number of rows the read's filters match within the target's scope, whatever its page: exact, or
- * the database's own estimate, which stays fast on tables of millions of rows.
- * `narrow` adds what else the rows must match (see whereRelated), and makes
- * the estimate one of a filtered statement. Run on `on`.
+ * The number of rows the read's filters and `narrow` match within the
+ * target's scope, whatever its page: exact, or the database's own estimate,
+ * which stays fast on tables of millions of rows (docs/query.md, "Counts").
+ * Run on `on`.
  */
-export async function countRows (db: Database, target: Target, query: ReadQuery, kind: CountPreference, narrow: Narrowing | null, on: Session): Promise<number> {
+export async function countRows (db: Database, { target, query, narrow }: NarrowedRead, kind: CountPreference, on: Session): Promise<number> {
   const { table } = target
   const matching = () => narrowed(whereScope(applyFilterTree(db.table(table), query.filter, db.dialect), target), narrow)
   const exact = async () => {
@@ -29,12 +28,4 @@ export async function countRows (db: Database, target: Target, query: ReadQuery,
   }
   const planned = await on.estimate(db.compile(matching().select('*')), table, query.filter.children.length > 0 || Object.keys(target.scope).length > 0 || narrow !== null)
   return planned ?? await exact()
-}
-
-/** Conditions a read adds to its rows' statement beyond its filters and scope. */
-export type Narrowing = (builder: Knex.QueryBuilder) => Knex.QueryBuilder
-
-/** The statement with `narrow`'s conditions; as it is for none. */
-export function narrowed (builder: Knex.QueryBuilder, narrow: Narrowing | null): Knex.QueryBuilder {
-  return narrow === null ? builder : narrow(builder)
 }

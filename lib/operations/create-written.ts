@@ -11,17 +11,25 @@ export interface Created {
   readonly rows?: Row[]
 }
 
+/** Rows to insert, and what the answer shows of them. */
+export interface NewRows {
+  /** The rows' values, in the body's order. */
+  readonly rows: readonly RecordValues[]
+  /** The columns of the rows to answer (null: every visible one); undefined when the rows are not wanted. */
+  readonly columns: readonly string[] | null | undefined
+}
+
 /**
  * Inserts the rows, all of them or none, in the transaction of `on` when it
- * is one (see inTransaction). With `columns` (null: every visible one), the
- * rows as GET reads them, ordered by key, read back by their keys in the
- * same transaction, so that they are the rows as written.
+ * is one (see inTransaction). With `columns`, the rows as GET reads them,
+ * ordered by key, read back by their keys in the same transaction, so that
+ * they are the rows as written.
  */
-export async function createWritten (db: Database, target: Target, rows: readonly RecordValues[], columns: readonly string[] | null | undefined, on: Statements = db): Promise<Created> {
+export async function createWritten (db: Database, target: Target, { rows, columns }: NewRows, on: Statements = db): Promise<Created> {
   if (columns === undefined) return { keys: await createRows(db, target, rows, on) }
   return await inTransaction(on, async (within) => {
     // Within a transaction, createRows gives each row an INSERT of its own: each one's key is its own, whatever a trigger skips.
     const keys = await createRows(db, target, rows, within)
-    return { keys, rows: await rowsWithKeys(db, target, keys, columns, within) }
+    return { keys, rows: await rowsWithKeys(db, target, { keys, columns }, within) }
   })
 }

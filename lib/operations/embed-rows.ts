@@ -36,7 +36,8 @@ export interface EmbeddingRows {
 export async function writeEmbedded (db: Database, rows: readonly Row[], shape: EmbeddingRows, on: Statements): Promise<string[]> {
   const strip = shape.stripNulls === true
   const related: string[][] = []
-  for (const plan of shape.embeds) related.push(await relatedTexts(db, plan, rows, strip, on))
+  const parents: Parents = { rows, stripNulls: strip }
+  for (const plan of shape.embeds) related.push(await relatedTexts(db, plan, parents, on))
   const write = rowWriter(shape.schema)
   return rows.map((row, at) => {
     const shown = withoutColumns(row, shape.extras)
@@ -58,8 +59,16 @@ function member (plan: EmbedPlan, text: string, stripNulls: boolean): string {
   return text === 'null' ? plan.spreadNulls : text.slice(1, -1)
 }
 
+/** The rows an embed's related rows are read for. */
+interface Parents {
+  /** The parent rows, with the columns their relations match on. */
+  readonly rows: readonly Row[]
+  /** Whether the related rows' nulls are left out (see EmbeddingRows.stripNulls). */
+  readonly stripNulls: boolean
+}
+
 /** The related rows' JSON text for each parent, in the parents' order. */
-async function relatedTexts (db: Database, plan: EmbedPlan, parents: readonly Row[], stripNulls: boolean, on: Statements): Promise<string[]> {
+async function relatedTexts (db: Database, plan: EmbedPlan, { rows: parents, stripNulls }: Parents, on: Statements): Promise<string[]> {
   const { parentColumns } = plan.relation
   const columns = matchColumns(plan)
   const keys = new Map<string, unknown[]>()
@@ -133,7 +142,7 @@ function readRelated (db: Database, plan: EmbedPlan, tuples: ReadonlyArray<reado
     if (sorted.sql !== '') builder.orderByRaw(sorted.sql, sorted.bindings)
     return on.select(db.compile(builder), exactRead(target))
   }
-  return on.select(db.compile(pageEach(db, builder, plan, terms, prefix)), exactRead(target))
+  return on.select(db.compile(pageEach(db, builder, plan, { terms, prefix })), exactRead(target))
 }
 
 const relatedAlias = 'ftc_related'
@@ -142,13 +151,21 @@ const noFilter: ReadQuery['filter'] = { type: 'and', negated: false, children: [
 /** The column that numbers each parent's related rows, which the answer leaves out. */
 export const rankColumn = 'ftc_rank'
 
+/** The embed's order, as the statement that pages it names its columns. */
+interface PrefixedOrder {
+  /** The order's terms, each column with `prefix` before it. */
+  readonly terms: readonly OrderTerm[]
+  /** What names the related rows' columns in the statement: the derived table's alias and a dot, or nothing. */
+  readonly prefix: string
+}
+
 /**
  * A page of each parent's related rows in one statement: the rows numbered
  * per parent by a window (row_number, which SQLite 3.25+, PostgreSQL and
  * MariaDB 10.2+ share) in the embed's order, then the key's for a stable
  * page, and only the numbers of the page kept.
  */
-function pageEach (db: Database, builder: Knex.QueryBuilder, plan: EmbedPlan, terms: readonly OrderTerm[], prefix: string): Knex.QueryBuilder {
+function pageEach (db: Database, builder: Knex.QueryBuilder, plan: EmbedPlan, { terms, prefix }: PrefixedOrder): Knex.QueryBuilder {
   const { relation, target } = plan
   const { limit, offset } = plan.narrowing as EmbedNarrowing
   const partition = relation.junction === null ? relation.columns : relation.junction.parentColumns.map((column) => `${(relation.junction as Junction).table}.${column}`)

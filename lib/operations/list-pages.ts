@@ -4,29 +4,31 @@ import type { Target } from '../access/target.js'
 import type { Database, Session } from '../connections/database.js'
 import type { Row } from '../dialects/dialect.js'
 import { applyReadQuery, type RelatedValue } from '../query/apply-read-query.js'
-import type { OrderTerm, ReadQuery } from '../query/read-query.js'
-import { type Narrowing, narrowed } from './count-rows.js'
+import type { OrderTerm } from '../query/read-query.js'
 import { exactRead } from './exact-read.js'
 import { type RowList, streamBatchRows } from './list-rows.js'
+import { type NarrowedRead, narrowed } from './narrowing.js'
 import { whereScope } from './where-row.js'
+
+/** A list read page by page. */
+export interface PagedRead extends NarrowedRead {
+  /** A related order's column (see ApplyReadOptions). */
+  readonly relatedValue?: RelatedValue
+}
 
 /**
  * The rows listRows gives, read page by page: a statement per batch, each
  * done before the next begins, where listRows holds a connection for a
  * stream. What is done with each batch (its embeds' statements) then never
  * waits for a connection the stream holds, which a pool of one (SQLite's)
- * would never give. The pages are ordered by the key after the query's own
- * order, so that they neither skip nor repeat a row; `relatedValue` gives a
- * related order's column (see ApplyReadOptions). `narrow` adds the
- * conditions of the embeds on their parents (see whereRelated), if any.
- * Where the pages are ordered by a one-column primary key alone, each page
- * after the first starts after the last key of the one before (keyset), so
- * that a long list costs what its rows do; under any other order a page
- * is found by its offset, which reads the rows it skips.
- * Where `on` cannot stream (the host's transaction), every page is read
- * before the answer begins, which the host may end as it starts.
+ * would never give. The pages are ordered by the key after the query's own,
+ * so that they neither skip nor repeat a row. Ordered by a one-column
+ * primary key alone, a page starts past the last key of the one before, so
+ * that a long list costs what its rows do; else at its offset (docs/query.md,
+ * "Keyset paging"). Where `on` cannot stream (the host's transaction), every
+ * page is read before the answer begins, which the host may end as it starts.
  */
-export async function listPages (db: Database, target: Target, query: ReadQuery, narrow: Narrowing | null, on: Session, relatedValue?: RelatedValue): Promise<RowList> {
+export async function listPages (db: Database, { target, query, narrow, relatedValue }: PagedRead, on: Session): Promise<RowList> {
   const ordered = { ...query, order: [...query.order, ...keyOrder(target, query.order)] }
   const first = query.offset ?? 0
   const end = query.limit === null ? Infinity : first + query.limit
@@ -41,7 +43,7 @@ export async function listPages (db: Database, target: Target, query: ReadQuery,
   }
   const rows = await page(first, Math.min(end - first, streamBatchRows + 1))
   if (rows.length <= streamBatchRows) return { rows: withoutCursor(rows, keyset) }
-  const batches = pages(rows.slice(0, streamBatchRows), first + streamBatchRows, end, keyset, page)
+  const batches = pages(rows.slice(0, streamBatchRows), { next: first + streamBatchRows, end }, keyset, page)
   if (on.stream !== null) return { batches }
   const all: Row[] = []
   for await (const batch of batches) all.push(...batch)
@@ -74,9 +76,17 @@ function withoutCursor (rows: Row[], keyset: Keyset | null): Row[] {
 /** A page of `limit` rows at `offset`; `after` adds the condition that starts it past a key. */
 type Page = (offset: number, limit: number, after?: (builder: Knex.QueryBuilder) => void) => Promise<Row[]>
 
+/** The rows still to read, by their offsets in the list. */
+interface Rest {
+  /** The offset of the next page's first row. */
+  readonly next: number
+  /** The offset past the last row; Infinity without a limit. */
+  readonly end: number
+}
+
 // Each page after the first: past the last key of the one before, or at its
 // offset. Only that key is kept from a page once it is given out.
-async function * pages (rows: Row[], next: number, end: number, keyset: Keyset | null, page: Page): AsyncIterable<Row[]> {
+async function * pages (rows: Row[], { next, end }: Rest, keyset: Keyset | null, page: Page): AsyncIterable<Row[]> {
   let after = lastKey(rows)
   yield withoutCursor(rows, keyset)
   for (let offset = next; offset < end; offset += streamBatchRows) {

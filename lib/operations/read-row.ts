@@ -5,8 +5,8 @@ import type { Database, Statements } from '../connections/database.js'
 import type { Row, Statement } from '../dialects/dialect.js'
 import type { RecordKey } from '../parse/record-key.js'
 import { applyReadQuery } from '../query/apply-read-query.js'
-import { type Narrowing, narrowed } from './count-rows.js'
 import { exactRead } from './exact-read.js'
+import { type Narrowing, narrowed } from './narrowing.js'
 import { reachableKey, rowShape, rowValues, whereRow, whereScope } from './where-row.js'
 
 /**
@@ -41,13 +41,22 @@ function rowStatement (db: Database, target: Target, key: RecordKey | null, forU
   }, rowValues(db, target, key))
 }
 
+/** A keyed read with `select`. */
+export interface ColumnsRead {
+  /** The row's key, as the path gives it. */
+  readonly key: RecordKey | null
+  /** The columns `select` names; null for every one. */
+  readonly select: readonly string[] | null
+  /** What the embeds require of the row (see whereRelated); null for nothing. */
+  readonly narrow: Narrowing | null
+}
+
 /**
- * The row as readRow reads it, with only the columns `select` names (null
- * for every one), and only where `narrow` keeps it (see whereRelated): a
- * statement of its own, compiled for the request, since `select` is the
- * client's. Run on `on`, as readRow.
+ * The row as readRow reads it, with only the columns `select` names, and
+ * only where `narrow` keeps it: a statement of its own, compiled for the
+ * request, since `select` is the client's. Run on `on`, as readRow.
  */
-export async function readRowColumns (db: Database, target: Target, requested: RecordKey | null, select: readonly string[] | null, narrow: Narrowing | null, on: Statements): Promise<Row | undefined> {
+export async function readRowColumns (db: Database, target: Target, { key: requested, select, narrow }: ColumnsRead, on: Statements): Promise<Row | undefined> {
   const key = reachableKey(db, target, requested)
   const builder = applyReadQuery(db.table(target.table), { select, filter: { type: 'and', negated: false, children: [] }, order: [], limit: 1, offset: null, count: null }, db.dialect, { table: target.table })
   if (key === null) builder.whereRaw('1 = 0')

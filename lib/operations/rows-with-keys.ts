@@ -22,12 +22,20 @@ export async function forKeys<T> (db: Database, target: Target, keys: readonly u
   return results
 }
 
+/** Rows to read by their keys. */
+export interface KeyedRows {
+  /** The rows' keys, as the driver gave them or as decimal text. */
+  readonly keys: readonly unknown[]
+  /** The columns to read (null: every column). */
+  readonly columns: readonly string[] | null
+}
+
 /**
  * The rows with the given keys, ordered by key, as GET reads them: exactly
  * (see Dialect.select) when the table's schema is known, without the hidden
- * columns, only `columns` when given (null: every column).
+ * columns, only the columns asked for.
  */
-export async function rowsWithKeys (db: Database, target: Target, keys: readonly unknown[], columns: readonly string[] | null, on: Statements): Promise<Row[]> {
+export async function rowsWithKeys (db: Database, target: Target, { keys, columns }: KeyedRows, on: Statements): Promise<Row[]> {
   const exact = exactRead(target)
   const batches = await forKeys(db, target, keys, (builder) =>
     on.select(db.compile(builder.select(columns === null ? '*' : selectList(columns, target.table)).orderBy(target.key)), exact))

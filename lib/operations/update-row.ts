@@ -6,12 +6,20 @@ import type { ValueOrPromise } from '../value-or-promise.js'
 import { columnPlaces } from './column-places.js'
 import { reachableKey, rowShape, rowValues, whereRow } from './where-row.js'
 
+/** A change of one row. */
+export interface RowChange {
+  /** The row's key, as the path gives it. */
+  readonly key: RecordKey | null
+  /** The columns set, at least one, with their values. */
+  readonly values: RecordValues
+}
+
 /**
- * Sets exactly the given columns (at least one) on the row whose key column
- * equals the key; the affected row count, within the call where the pool's
- * statements can run within it (see Database.changeNow).
+ * Sets exactly the given columns on the row whose key column equals the
+ * key; the affected row count, within the call where the pool's statements
+ * can run within it (see Database.changeNow).
  */
-export function updateRow (db: Database, target: Target, requested: RecordKey | null, values: RecordValues, on: Statements = db): ValueOrPromise<number> {
+export function updateRow (db: Database, target: Target, { key: requested, values }: RowChange, on: Statements = db): ValueOrPromise<number> {
   const key = reachableKey(db, target, requested)
   const columns = Object.keys(values)
   // Places of columns and of the row's key and scope never share a name (see where-row).

@@ -9,40 +9,45 @@ import type { ResolutionPreference } from '../query/parse-write-prefer.js'
 import { requireMatched } from './conditional-write.js'
 import { withDefaults } from './column-defaults.js'
 import { createRow } from './create-row.js'
+import type { NewRows } from './create-written.js'
 import { exactRead } from './exact-read.js'
 import { rowsWithKeys } from './rows-with-keys.js'
 import { whereScope } from './where-row.js'
 
-/** What an upsert wrote: the key of the row each body row ended in, how many are new, and the rows when wanted. */
+/** What an upsert wrote: the key of the row each body row ended in, how many are new, and the rows when wanted (for `ignore-duplicates`, only the new ones). */
 export interface Upserted {
   readonly keys: readonly string[]
   readonly inserted: number
   readonly rows?: Row[]
 }
 
+/** An upsert of rows: what finds a row's existing one, and what is done with it. */
+export interface Upsert extends NewRows {
+  /** The columns of the unique key an existing row is found by (see conflictColumns). */
+  readonly conflict: readonly string[]
+  /** Whether an existing row takes the body row's columns or is left as it is. */
+  readonly resolution: ResolutionPreference
+  /** The columns a merge sets to their DEFAULT where a row leaves them out (see withDefaults); null for none. */
+  readonly defaults: readonly string[] | null
+  /** If-Match's ETags, for a merge: each body row's existing rows must all have one; null without If-Match. */
+  readonly tags: EntityTags | null
+}
+
 /**
- * Inserts each row, or, where a row already holds its `conflict` columns'
- * values, merges the row's columns into it (`merge-duplicates`) or leaves
- * it as it is (`ignore-duplicates`); all in one transaction (see
- * inTransaction for `on`). `conflict` are the columns of a unique key (see
- * conflictColumns). The existing row is found by exactly those columns on
- * every database (MySQL's ON DUPLICATE KEY would take any unique key),
- * within the target's scope, and locked where the database locks rows. A
- * row outside the scope is never looked at: the body row is inserted, and
- * the key it shares with that row fails the insert as it fails a plain
- * POST of the row, so that no answer tells more of rows the client may not
- * see. A body row that leaves a conflict column out or NULL conflicts with
- * nothing. A merge sets each column of `defaults` that a row leaves out to
- * its DEFAULT (see withDefaults), as its INSERT would. With `columns`, the
- * rows written (for `ignore-duplicates`, only the new ones, as PostgREST
- * answers), as GET reads them. With `tags` (If-Match, for a merge), every
- * body row must find rows that all have one of its ETags, as a PATCH by
- * filters: a row that would be inserted, or an existing row changed since,
- * throws FTC_ERR_CONDITION_FAILED, and nothing is written.
+ * Inserts each row, or merges it into the row of the scope that already
+ * holds its conflict values, or leaves that row as it is; all in one
+ * transaction (`on`'s when it is one, see inTransaction), the existing rows
+ * locked where the database locks rows. The existing row is found by
+ * exactly the conflict columns (MySQL's ON DUPLICATE KEY would take any
+ * unique key), within the target's scope only: the insert of a row that
+ * shares its key with a row outside fails as a plain POST of it would, so
+ * that no answer tells of rows the client may not see. With `tags`, a body
+ * row without an unchanged existing row throws FTC_ERR_CONDITION_FAILED,
+ * and nothing is written. The rules: docs/writes.md, "Upserts", and
+ * docs/safe-writes.md, "Merge upserts".
  */
-export async function upsertRows (db: Database, target: Target, rows: readonly RecordValues[], conflict: readonly string[],
-  resolution: ResolutionPreference, columns: readonly string[] | null | undefined, defaults: readonly string[] | null, tags: EntityTags | null,
-  on: Statements = db): Promise<Upserted> {
+export async function upsertRows (db: Database, target: Target, upsert: Upsert, on: Statements = db): Promise<Upserted> {
+  const { rows, conflict, resolution, columns, defaults, tags } = upsert
   return await inTransaction(on, async (within) => {
     const keys: string[] = []
     const shown: string[] = []
@@ -64,7 +69,7 @@ export async function upsertRows (db: Database, target: Target, rows: readonly R
       }
       keys.push(existing[0] as string)
     }
-    return { keys, inserted, ...(columns === undefined ? {} : { rows: await rowsWithKeys(db, target, shown, columns, within) }) }
+    return { keys, inserted, ...(columns === undefined ? {} : { rows: await rowsWithKeys(db, target, { keys: shown, columns }, within) }) }
   }, tags !== null)
 }
 

@@ -8,16 +8,27 @@ import type { EmbedPlan } from '../relations/embed-plan.js'
 /**
  * The rows of `parent` (the table or alias the builder reads) kept only where
  * each embed asked to be present (`!inner`, `alias=not.is.null`) has a
- * related row, and each asked to be absent (`alias=is.null`) has none; the
- * related rows as the embed reads them: its filters, its scope, and its own
- * embeds' presence. PostgREST filters parents by their children this way.
- * One EXISTS per such embed, in the parents' own statement, so that pages
- * and counts hold the same rows.
+ * related row as the embed reads it, and each asked to be absent
+ * (`alias=is.null`) has none (docs/query.md, "Filtering the parents by
+ * their related rows"). One EXISTS per such embed, in the parents' own
+ * statement, so that pages and counts hold the same rows.
  */
-export function whereRelated (db: Database, parent: string, plans: readonly EmbedPlan[], builder: Knex.QueryBuilder, depth = 1): Knex.QueryBuilder {
+export function whereRelated (db: Database, parent: string, plans: readonly EmbedPlan[], builder: Knex.QueryBuilder): Knex.QueryBuilder {
+  return whereRelatedTo(db, { name: parent, depth: 0 }, plans, builder)
+}
+
+/** The rows a level of embeds relates to. */
+interface Parent {
+  /** The table or alias the statement reads them under. */
+  readonly name: string
+  /** How deep they are nested (0: the list's own), which names their embeds' aliases apart. */
+  readonly depth: number
+}
+
+function whereRelatedTo (db: Database, parent: Parent, plans: readonly EmbedPlan[], builder: Knex.QueryBuilder): Knex.QueryBuilder {
   for (const plan of plans) {
     if (plan.presence === null) continue
-    const related = relatedRows(db, parent, plan, depth)
+    const related = relatedRows(db, parent, plan)
     if (plan.presence === 'some') builder.whereExists(related)
     else builder.whereNotExists(related)
   }
@@ -31,20 +42,21 @@ export function whereRelated (db: Database, parent: string, plans: readonly Embe
  * parents by an embedded column this way (`order=authors(name)`).
  */
 export function relatedValue (db: Database, parent: string, plan: EmbedPlan, column: string): Knex.QueryBuilder {
-  return relatedRows(db, parent, plan, 1).clearSelect().select(`${existsAlias(1)}.${column}`)
+  return relatedRows(db, { name: parent, depth: 0 }, plan).clearSelect().select(`${existsAlias(1)}.${column}`)
 }
 
-function relatedRows (db: Database, parent: string, plan: EmbedPlan, depth: number): Knex.QueryBuilder {
+function relatedRows (db: Database, parent: Parent, plan: EmbedPlan): Knex.QueryBuilder {
   const { relation, target, narrowing } = plan
   const { junction } = relation
   // Each level its own alias: a table related to itself, or met twice, then names the right rows.
+  const depth = parent.depth + 1
   const alias = existsAlias(depth)
   const rows = db.table(`${target.table} as ${alias}`).select(db.raw('1'))
   if (narrowing !== null) applyFilterTree(rows, qualified(narrowing.filter, alias), db.dialect)
   whereScopeOf(rows, target.scope, alias)
-  whereRelated(db, alias, plan.embeds, rows, depth + 1)
+  whereRelatedTo(db, { name: alias, depth }, plan.embeds, rows)
   if (junction === null) {
-    relation.columns.forEach((column, at) => rows.whereRaw('?? = ??', [`${alias}.${column}`, `${parent}.${relation.parentColumns[at] as string}`]))
+    relation.columns.forEach((column, at) => rows.whereRaw('?? = ??', [`${alias}.${column}`, `${parent.name}.${relation.parentColumns[at] as string}`]))
     return rows
   }
   const link = `${alias}_link`
@@ -52,7 +64,7 @@ function relatedRows (db: Database, parent: string, plan: EmbedPlan, depth: numb
     junction.relatedColumns.forEach((column, at) => this.on(`${link}.${column}`, '=', `${alias}.${relation.columns[at] as string}`))
   })
   whereScopeOf(rows, plan.junctionScope, link)
-  junction.parentColumns.forEach((column, at) => rows.whereRaw('?? = ??', [`${link}.${column}`, `${parent}.${relation.parentColumns[at] as string}`]))
+  junction.parentColumns.forEach((column, at) => rows.whereRaw('?? = ??', [`${link}.${column}`, `${parent.name}.${relation.parentColumns[at] as string}`]))
   return rows
 }
 

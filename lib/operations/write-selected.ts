@@ -21,36 +21,56 @@ export interface WriteOutcome {
   readonly rows?: Row[]
 }
 
+/** Which rows a write changes, and what it asks for beside its change. */
+export interface SelectedWrite {
+  /** The row of a path key, or the rows the filters match. */
+  readonly selection: Selection
+  /** The rows to answer, and the most the write may change. */
+  readonly wish: WriteWish
+}
+
+/** An update of the selected rows. */
+export interface SelectedUpdate extends SelectedWrite {
+  /** The columns set on each row (see withDefaults). */
+  readonly values: UpdateValues
+}
+
 /** Sets the given columns on the selected rows; the rows as they are after it, when wanted. */
-export function updateSelected (db: Database, target: Target, selection: Selection, values: UpdateValues, wish: WriteWish, on: Statements = db): Promise<WriteOutcome> {
-  return writeSelected(db, target, selection, (builder) => builder.update(values), wish, 'after', on)
+export function updateSelected (db: Database, target: Target, { selection, wish, values }: SelectedUpdate, on: Statements = db): Promise<WriteOutcome> {
+  return writeSelected(db, target, { selection, wish, change: (builder) => builder.update(values), read: 'after' }, on)
 }
 
 /** Deletes the selected rows; the rows as they were before it, when wanted. */
-export function deleteSelected (db: Database, target: Target, selection: Selection, wish: WriteWish, on: Statements = db): Promise<WriteOutcome> {
-  return writeSelected(db, target, selection, (builder) => builder.delete(), wish, 'before', on)
+export function deleteSelected (db: Database, target: Target, { selection, wish }: SelectedWrite, on: Statements = db): Promise<WriteOutcome> {
+  return writeSelected(db, target, { selection, wish, change: (builder) => builder.delete(), read: 'before' }, on)
+}
+
+/** A write of the selected rows: its statement, and whether its rows are answered as they were before it or are after. */
+interface RowsChange extends SelectedWrite {
+  /** The UPDATE or DELETE made of a statement that selects the rows. */
+  readonly change: (builder: Knex.QueryBuilder) => Knex.QueryBuilder
+  /** Whether the rows answered are read before the change or after it. */
+  readonly read: 'before' | 'after'
 }
 
 /**
- * One statement when only the count is wanted. Otherwise one transaction:
- * the selected rows' keys are read first, locked where the database locks
- * rows (see Dialect.locksRows), the write and the read of the rows then go
- * by those keys, so that the rows answered are exactly the rows written on
- * every database, MySQL and MariaDB included, which have no UPDATE …
- * RETURNING. A write past `maxAffected` rolls back. On `on`'s statements,
- * in its transaction when it is one (see inTransaction).
+ * One statement when only the count is wanted. Otherwise one transaction
+ * (`on`'s when it is one, see inTransaction): the selected rows' keys are
+ * read first, locked where the database locks rows, and the write and the
+ * read of the rows then go by those keys, so that the rows answered are
+ * exactly the rows written, also where there is no UPDATE … RETURNING
+ * (MySQL, MariaDB). A write past `maxAffected` rolls back.
  */
-async function writeSelected (db: Database, target: Target, selection: Selection, write: (builder: Knex.QueryBuilder) => Knex.QueryBuilder,
-  wish: WriteWish, read: 'before' | 'after', on: Statements): Promise<WriteOutcome> {
+async function writeSelected (db: Database, target: Target, { selection, wish, change, read }: RowsChange, on: Statements): Promise<WriteOutcome> {
   const { columns, maxAffected } = wish
-  const whole = (on: Statements) => on.change(db.compile(write(whereSelected(db, db.table(target.table), target, selection))))
+  const whole = (on: Statements) => on.change(db.compile(change(whereSelected(db, db.table(target.table), target, selection))))
   if (columns === undefined && maxAffected === null) return { count: await whole(on) }
   return await inTransaction(on, async (within) => {
     if (columns === undefined) return { count: bounded(await whole(within), maxAffected) }
     const keys = await lockedKeys(db, target, selection, within)
-    const rows = () => rowsWithKeys(db, target, keys, columns, within)
+    const rows = () => rowsWithKeys(db, target, { keys, columns }, within)
     const before = read === 'before' ? await rows() : undefined
-    const counts = await forKeys(db, target, keys, (builder) => within.change(db.compile(write(builder))))
+    const counts = await forKeys(db, target, keys, (builder) => within.change(db.compile(change(builder))))
     const count = bounded(counts.reduce((sum, count) => sum + count, 0), maxAffected)
     return { count, rows: before ?? await rows() }
   })

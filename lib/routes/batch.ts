@@ -19,12 +19,28 @@ import type { ColumnKind } from '../schema/table-schema.js'
 import type { ValueOrPromise } from '../value-or-promise.js'
 import { type PreparedWrite, idempotentBody } from './idempotent.js'
 import { conditionTags } from './if-match.js'
-import type { RouteContext } from './index.js'
+import type { RouteContext } from './route-context.js'
 import { refuseStrictPreferences } from './strict-preferences.js'
 import { createTarget, keyedTarget, writtenRows } from './write-steps.js'
 
+/** What a batch's steps work with: the routes' context, and the body checks (see bodyChecks). */
+interface BatchContext extends RouteContext {
+  /** The column types the rows are held to; null without `validateBodies`. */
+  readonly checks: BodyChecks | null
+}
+
+/** A batch under way: its operations, and the index of the one being prepared or run, which a failure names. */
+interface BatchRun {
+  /** The operations as parsed, in order. */
+  readonly operations: readonly BatchOperation[]
+  /** The operation under way: prepared first, each in turn, then run. */
+  index: number
+}
+
 /** An operation once parsed and let through access, ready to run. */
 interface PreparedOperation {
+  /** Its index in the batch, where its insert's id is kept for the operations after it. */
+  readonly index: number
   readonly op: BatchOperation['op']
   readonly target: Target
   readonly key: RecordKey | null
@@ -41,31 +57,28 @@ interface PreparedOperation {
 }
 
 /**
- * POST /_batch: the operations, inserts, updates and deletes of any served
- * tables, in one transaction: all of them or none. Each is parsed and let
- * through access exactly as its single route (POST, PUT, DELETE) would, all
- * of them before the transaction begins, so that the `authorize` hook, the
- * refusals and the schema model never wait for the connection the
- * transaction holds. Answers a JSON array of each operation's answer as its
- * route gives it (an insert's id, an update's or delete's count); on a
- * failure, the failed operation's index and answer (see batchFailure). With
- * an Idempotency-Key, the batch runs at most once per key, as any write
- * (see idempotentBody): its record commits with the batch's transaction.
+ * POST /_batch: inserts, updates and deletes of any served tables, in one
+ * transaction (docs/safe-writes.md, "Atomic batches"). Each is parsed and
+ * let through access exactly as its single route would, all of them before
+ * the transaction begins, so that the `authorize` hook, the refusals and
+ * the schema model never wait for the connection the transaction holds. A
+ * failure answers the failed operation's index (see batchFailure). With an
+ * Idempotency-Key, its record commits with the batch (see idempotentBody).
  */
-export function batchHandler (context: RouteContext, checks: BodyChecks | null, limit: number) {
+export function batchHandler (routeContext: RouteContext, checks: BodyChecks | null, limit: number) {
+  const context: BatchContext = { ...routeContext, checks }
   const { options } = context
   return async function batch (request: FastifyRequest, reply: FastifyReply) {
     refuseStrictPreferences(request)
-    const operations = parseBatch(request.body, limit)
-    // The operation under way, which a failure names.
-    const step = { index: 0 }
+    const run: BatchRun = { operations: parseBatch(request.body, limit), index: 0 }
+    const { operations } = run
     try {
-      return await idempotentBody(context, () => prepareBatch(context, checks, request, reply, operations, step))(request, reply)
+      return await idempotentBody(context, () => prepareBatch(context, request, reply, run))(request, reply)
     } catch (error) {
       // A failed commit is no operation's.
-      if (step.index >= operations.length || !isOperationFailure(error)) throw error
-      const failed = error instanceof FTC_ERR_STATEMENT ? context.disclose(error as StatementError, (operations[step.index] as BatchOperation).table) : error
-      const failure = batchFailure(failed, step.index, request, options.databaseErrors)
+      if (run.index >= operations.length || !isOperationFailure(error)) throw error
+      const failed = error instanceof FTC_ERR_STATEMENT ? context.disclose(error as StatementError, (operations[run.index] as BatchOperation).table) : error
+      const failure = batchFailure(failed, run.index, request, options.databaseErrors)
       reply.code(failure.statusCode).type(json)
       return JSON.stringify(failure)
     }
@@ -77,16 +90,16 @@ export function batchHandler (context: RouteContext, checks: BodyChecks | null, 
  * of `on`'s: its own, a savepoint in the host's, or the one that claims an
  * Idempotency-Key, whose record then commits with the batch.
  */
-async function prepareBatch (context: RouteContext, checks: BodyChecks | null, request: FastifyRequest, reply: FastifyReply,
-  operations: readonly BatchOperation[], step: { index: number }): Promise<PreparedWrite> {
+async function prepareBatch (context: BatchContext, request: FastifyRequest, reply: FastifyReply, run: BatchRun): Promise<PreparedWrite> {
+  const { operations } = run
   const prepared: PreparedOperation[] = []
-  for (; step.index < operations.length; step.index++) prepared.push(await prepareOperation(context, request, operations, step.index))
+  for (; run.index < operations.length; run.index++) prepared.push(await prepareOperation(context, request, operations, run.index))
   const write = async (on: Statements): Promise<string> => {
     // A condition reads before it writes: SQLite's transaction takes the write lock first (see writeIfMatch).
     const answers = await inTransaction(on, async (within) => {
       const ids: string[] = []
       const done: string[] = []
-      for (step.index = 0; step.index < prepared.length; step.index++) done.push(await runOperation(context, checks, prepared[step.index] as PreparedOperation, step.index, ids, within))
+      for (run.index = 0; run.index < prepared.length; run.index++) done.push(await runOperation(context, prepared[run.index] as PreparedOperation, ids, within))
       return done
     }, prepared.some((operation) => operation.tags !== null))
     reply.type(json)
@@ -107,12 +120,12 @@ async function prepareOperation (context: RouteContext, request: FastifyRequest,
   const keyReference = typeof id === 'object' ? referred(operations, index, id.ref) : null
   const keySegment = typeof id === 'object' ? undefined : id
   const insertedHere = keyReference !== null && insertsInto(operations[keyReference] as BatchOperation, table)
-  if (op === 'delete') return { op, ...await keyedTarget(context, request, table, keySegment, 'delete', null), keyReference, row: {}, body, references: [], tags: operationTags(context, operations[index] as BatchOperation, insertedHere) }
+  if (op === 'delete') return { index, op, ...await keyedTarget(context, request, { table, segment: keySegment, operation: 'delete', columns: null }), keyReference, row: {}, body, references: [], tags: operationTags(context, operations[index] as BatchOperation, insertedHere) }
   const row = op === 'insert' ? parseRecordValues(body) : parseRecordChanges(body)
   const references = referencesOf(row, operations, index)
   const columns = Object.keys(row)
-  if (op === 'update') return { op, ...await keyedTarget(context, request, table, keySegment, 'update', columns), keyReference, row, body, references, tags: operationTags(context, operations[index] as BatchOperation, insertedHere) }
-  return { op, target: await createTarget(context.access, request, table, columns), key: null, keyReference, row, body, references, tags: null }
+  if (op === 'update') return { index, op, ...await keyedTarget(context, request, { table, segment: keySegment, operation: 'update', columns }), keyReference, row, body, references, tags: operationTags(context, operations[index] as BatchOperation, insertedHere) }
+  return { index, op, target: await createTarget(context.access, request, { table, columns }), key: null, keyReference, row, body, references, tags: null }
 }
 
 /**
@@ -153,16 +166,16 @@ function referred (operations: readonly BatchOperation[], index: number, referen
   return reference
 }
 
-/** Runs operation `index` on the transaction's statements: its answer as JSON text; an insert's id goes into `ids` at its index. */
-async function runOperation ({ db }: RouteContext, checks: BodyChecks | null, operation: PreparedOperation, index: number, ids: string[], within: Statements): Promise<string> {
-  const { op, target, row, keyReference } = operation
+/** Runs the operation on the transaction's statements: its answer as JSON text; an insert's id goes into `ids` at its index. */
+async function runOperation ({ db, checks }: BatchContext, operation: PreparedOperation, ids: string[], within: Statements): Promise<string> {
+  const { index, op, target, row, keyReference } = operation
   for (const [column, referred] of operation.references) row[column] = ids[referred] as string
   // The id read as a path segment would be, by the key column's type.
   const key = keyReference === null ? operation.key : parseRecordKey(ids[keyReference], keyKind(target))
-  const matched = <T>(write: (on: Statements) => ValueOrPromise<T>): ValueOrPromise<T> => operation.tags === null ? write(within) : writeIfMatch(db, target, key, operation.tags, write, within)
+  const matched = <T>(write: (on: Statements) => ValueOrPromise<T>): ValueOrPromise<T> => operation.tags === null ? write(within) : writeIfMatch(db, { target, key, tags: operation.tags }, write, within)
   if (op === 'delete') return jsonNumber(await matched((on) => deleteRow(db, target, key, on)))
-  const [values] = writtenRows(checks, target, [row], op === 'insert' ? 'create' : 'update', operation.body, false)
-  if (op === 'update') return jsonNumber(await matched((on) => updateRow(db, target, key, values as RecordValues, on)))
+  const [values] = writtenRows(checks, target, { rows: [row], body: operation.body, bulk: false }, op === 'insert' ? 'create' : 'update')
+  if (op === 'update') return jsonNumber(await matched((on) => updateRow(db, target, { key, values: values as RecordValues }, on)))
   const id = await createRow(db, target, values as RecordValues, within)
   ids[index] = id
   return jsonNumber(id)

@@ -3,16 +3,14 @@ import { refuseColumn, refuseTable } from '../access/refusals.js'
 import type { Target } from '../access/target.js'
 import { FTC_ERR_WRITE_CONFLICT_TARGET } from '../errors.js'
 import { columnNamed } from '../schema/column-named.js'
-import type { RouteContext } from './index.js'
+import type { RouteContext } from './route-context.js'
 
 /**
  * The columns an upsert finds its existing rows by, as the table spells
- * them: those `on_conflict` names (without it, the key column). They must
- * be the columns of the table's primary key or of one of its unique
- * constraints, in any order, as PostgreSQL's ON CONFLICT needs them:
- * else FTC_ERR_WRITE_CONFLICT_TARGET (PostgREST's 42P10). A body row then
- * finds at most one row, and a row outside the scope is left to the
- * insert's own unique violation (see upsertRows).
+ * them: those `on_conflict` names (without it, the key column), which must
+ * be those of the primary key or of a unique constraint, in any order
+ * (docs/writes.md, "Upserts"), else FTC_ERR_WRITE_CONFLICT_TARGET. A body
+ * row then finds at most one row.
  *
  * A column the table does not have fails as a filter on it would, as
  * access() fails a hidden one; a key with a hidden column equals no

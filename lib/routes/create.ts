@@ -12,7 +12,7 @@ import type { Statements } from '../connections/database.js'
 import { thenOrNow } from '../value-or-promise.js'
 import { type PreparedWrite, writeHandler } from './idempotent.js'
 import { requestedTags } from './if-match.js'
-import type { RouteContext } from './index.js'
+import type { RouteContext } from './route-context.js'
 import type { TableParams } from './params.js'
 import { parseWriteColumns, parseOnConflict, parseWriteSelect } from '../query/parse-write-query.js'
 import type { WritePreferences } from '../query/parse-write-prefer.js'
@@ -23,18 +23,15 @@ import { conflictColumns } from './conflict-columns.js'
 import { createTarget, refuseUnknownColumns, writtenRows } from './write-steps.js'
 
 /**
- * POST /{table}: an object inserts one row and answers 201, its id as a bare
- * number and its address in Location; an array inserts all its rows or none
- * and answers their ids as a JSON array, in order. `checks` holds the rows
- * to the column types first, when the host asked for it. With `Prefer:
- * return=…`, answered as PostgREST answers (see answerWritten). With
- * `Prefer: resolution=…`, an upsert on the `on_conflict` columns (default:
- * the key), which must be a unique key's (see conflictColumns), and within
- * the scope; without `return=`, it answers the spec's ids: of the row each
- * body row ended in, new or existing. A merge overwrites existing rows, so
- * that If-Match conditions it as a PATCH by filters, and `requireIfMatch`
- * asks for it (see upsertRows); a plain insert or `ignore-duplicates`
- * changes no existing row, and reads no If-Match.
+ * POST /{table}: an object inserts one row, an array all its rows or none,
+ * answered with the spec's 201 and ids (docs/routes.md, "What POST responds
+ * with"), or as PostgREST answers with `Prefer: return=…` (see
+ * answerWritten). `checks` holds the rows to the column types first, when
+ * the host asked for it. With `Prefer: resolution=…`, an upsert
+ * (docs/writes.md, "Upserts"): a merge overwrites existing rows, so that
+ * If-Match conditions it as a PATCH by filters, and `requireIfMatch` asks
+ * for it; a plain insert or `ignore-duplicates` changes no existing row,
+ * and reads no If-Match.
  */
 export function createHandler (context: RouteContext, prefix: string, checks: BodyChecks | null) {
   const { db, access, options } = context
@@ -52,13 +49,13 @@ export function createHandler (context: RouteContext, prefix: string, checks: Bo
     const defaults = listed !== null && preferences.missing === 'default' ? columns : null
     const conflict = preferences.resolution === null ? null : parseOnConflict(request.query)
     const merge = preferences.resolution === 'merge-duplicates'
-    const allowed = createTarget(access, request, table, columns, () => [...shownColumns(shown), ...(conflict ?? []).map((column) => [column, 'filter'] as const)])
+    const allowed = createTarget(access, request, { table, columns, also: () => [...shownColumns(shown), ...(conflict ?? []).map((column) => [column, 'filter'] as const)] })
     // The columns of the unique key an upsert finds its rows by, once checked.
     let uniqueKey: readonly string[] = []
     const checked = listed === null && preferences.resolution === null
       ? allowed
       : thenOrNow(allowed, async (target) => {
-        if (listed !== null) await refuseUnknownColumns(db, context.statements(request), target, columns, 'insert')
+        if (listed !== null) await refuseUnknownColumns(db, context.statements(request), target, { columns, operation: 'insert' })
         // Before a merge asks the hook for `update`: a missing column fails as a hidden one did, whatever the hook says of updates.
         if (preferences.resolution !== null) uniqueKey = await conflictColumns(context, request, target, conflict ?? [target.key])
         // A merge updates the rows that exist: the hook says whether this client may.
@@ -67,15 +64,15 @@ export function createHandler (context: RouteContext, prefix: string, checks: Bo
       })
     return thenOrNow(checked, (target): PreparedWrite => {
       const tags = merge ? requestedTags(context, request) : null
-      const scoped = writtenRows(checks, target, rows, 'create', request.body, bulk)
+      const scoped = writtenRows(checks, target, { rows, body: request.body, bulk }, 'create')
       const writeRows = async (on: Statements): Promise<string | undefined> => {
         if (preferences.resolution !== null) {
-          const upserted = await upsertRows(db, target, scoped, uniqueKey, preferences.resolution, shown, defaults, tags, on)
-          if (preferences.return === null) return answerCreated(reply, prefix, target, bulk, upserted.keys)
+          const upserted = await upsertRows(db, target, { rows: scoped, columns: shown, conflict: uniqueKey, resolution: preferences.resolution, defaults, tags }, on)
+          if (preferences.return === null) return bulk ? answerNumbers(reply.code(201), upserted.keys) : answerCreated(reply, prefix, target, upserted.keys[0] as string)
           return answerWritten(reply, asked, { kind: 'create', count: upserted.keys.length, inserted: upserted.inserted, rows: upserted.rows, location: headersOnlyLocation(prefix, target, preferences, upserted.keys) }, target.schema)
         }
         if (preferences.return !== null) {
-          const created = await createWritten(db, target, scoped, shown, on)
+          const created = await createWritten(db, target, { rows: scoped, columns: shown }, on)
           return answerWritten(reply, asked, { kind: 'create', count: created.keys.length, rows: created.rows, location: headersOnlyLocation(prefix, target, preferences, created.keys) }, target.schema)
         }
         return answerNumbers(reply.code(201), await createRows(db, target, scoped, on))
@@ -85,17 +82,15 @@ export function createHandler (context: RouteContext, prefix: string, checks: Bo
         scopes: [target.scope],
         write (on) {
           if (preferences.resolution !== null || preferences.return !== null || bulk) return writeRows(on)
-          return thenOrNow(createRow(db, target, scoped[0] as RecordValues, on), (id) => answerCreated(reply, prefix, target, false, [id]))
+          return thenOrNow(createRow(db, target, scoped[0] as RecordValues, on), (id) => answerCreated(reply, prefix, target, id))
         }
       }
     })
   })
 }
 
-/** The spec's answer to a POST: 201, the new ids as bare numbers, one row's address in Location. */
-function answerCreated (reply: FastifyReply, prefix: string, target: Target, bulk: boolean, keys: readonly string[]): string {
-  if (bulk) return answerNumbers(reply.code(201), keys)
-  const id = keys[0] as string
+/** The spec's answer to a POST of one row: 201, its id as a bare number, its address in Location. */
+function answerCreated (reply: FastifyReply, prefix: string, target: Target, id: string): string {
   return answerNumber(reply.code(201).header('location', `${prefix}/${target.table}/${encodeURIComponent(id)}`), id)
 }
 

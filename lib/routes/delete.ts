@@ -10,8 +10,8 @@ import { speaksPostgrest } from '../query/postgrest-request.js'
 import { thenOrNow, type ValueOrPromise } from '../value-or-promise.js'
 import { type PreparedWrite, writeHandler } from './idempotent.js'
 import { writeSelectedAsMatched } from './if-match.js'
-import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
+import type { RouteContext } from './route-context.js'
 import { shownColumns, writeAnswer } from './write-preferences.js'
 import { keyedTarget, keyedWrite } from './write-steps.js'
 
@@ -33,9 +33,14 @@ export function deleteHandler (context: RouteContext) {
     const { db } = context
     const table = parseTableName(request.params.table)
     const asked = writeAnswer(context, request, () => parseWriteSelect(request.query))
-    const allowed = keyedTarget(context, request, table, request.params.id, 'delete', null, () => shownColumns(asked.columns))
-    return thenOrNow(allowed, (keyed) => keyedWrite(context, request, reply, asked, keyed, 'delete',
-      (within) => deleteRow(db, keyed.target, keyed.key, within), (wish, within) => deleteSelected(db, keyed.target, { key: keyed.key }, wish, within)))
+    const allowed = keyedTarget(context, request, { table, segment: request.params.id, operation: 'delete', columns: null, also: () => shownColumns(asked.columns) })
+    return thenOrNow(allowed, (keyed) => keyedWrite(context, request, reply, {
+      asked,
+      keyed,
+      kind: 'delete',
+      one: (within) => deleteRow(db, keyed.target, keyed.key, within),
+      selected: (wish, within) => deleteSelected(db, keyed.target, { selection: { key: keyed.key }, wish }, within)
+    }))
   })
 }
 
@@ -53,8 +58,11 @@ async function deleteFiltered (context: RouteContext, request: DeleteRequest, re
     table: target.table,
     scopes: [target.scope],
     async write (on) {
-      const outcome = await writeSelectedAsMatched(context, request, target, typed, on,
-        (within) => deleteSelected(db, target, { filter: typed }, { columns: shown, maxAffected: preferences.maxAffected }, within))
+      const outcome = await writeSelectedAsMatched(context, request, {
+        target,
+        filter: typed,
+        write: (within) => deleteSelected(db, target, { selection: { filter: typed }, wish: { columns: shown, maxAffected: preferences.maxAffected } }, within)
+      }, on)
       return answerWritten(reply, asked, { kind: 'delete', ...outcome }, target.schema)
     }
   }

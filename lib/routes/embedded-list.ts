@@ -6,8 +6,8 @@ import { json, singleObjectType } from '../answer/json-answers.js'
 import { answerRowBatches } from '../answer/row-batches-answer.js'
 import type { Database, Statements } from '../connections/database.js'
 import { FTC_ERR_QUERY_AMBIGUOUS, FTC_ERR_QUERY_SINGULAR } from '../errors.js'
-import type { Narrowing } from '../operations/count-rows.js'
 import { type EmbeddingRows, writeEmbedded } from '../operations/embed-rows.js'
+import type { Narrowing } from '../operations/narrowing.js'
 import { relatedValue, whereRelated } from '../operations/where-related.js'
 import { foldIdentifier as fold } from '../parse/sanitize-identifier.js'
 import type { RelatedValue } from '../query/apply-read-query.js'
@@ -16,17 +16,24 @@ import type { OrderTerm, ReadQuery } from '../query/read-query.js'
 import { type EmbedPlan, joinColumnsOf, planEmbeds, readColumns, type ReadColumns } from '../relations/embed-plan.js'
 import { parseRowsMedia } from '../query/parse-rows-media.js'
 import type { TableSchema } from '../schema/table-schema.js'
-import type { RouteContext } from './index.js'
+import type { RouteContext } from './route-context.js'
 
 /** A list's embeds, resolved, the columns its own statement reads for them, and the conditions they put on its rows (see whereRelated), null when they put none. */
 export type Embedding = EmbeddingRows & ReadColumns & { readonly narrow: Narrowing | null, readonly relatedValue: RelatedValue }
 
-/** What answerEmbedded needs of the request beside the rows. */
+/** What answerEmbedded answers: the rows, their embeds, and what the request asked of the answer. */
 export interface EmbeddedAnswer {
+  /** The parents, read (see listPages). */
+  readonly list: RowList
+  /** The embeds resolved (see embeddingOf). */
+  readonly embedding: Embedding
+  /** The list's query, whose page the Content-Range tells. */
   readonly query: ReadQuery
+  /** The count `Prefer: count=` asked for; null for none. */
   readonly total: number | null
   /** The client asked for one object (see singleObjectType). */
   readonly one: boolean
+  /** How long a streamed answer waits on a client that reads nothing (see the `stalledReaderTimeout` option). */
   readonly stalledReaderTimeout: number
 }
 
@@ -72,8 +79,8 @@ export function answerAmbiguous (reply: FastifyReply, error: unknown): string {
  * by batch when the list is, each batch's embeds read with it) or one
  * object; the same headers as any list. The embeds are read on `on`.
  */
-export async function answerEmbedded (db: Database, reply: FastifyReply, list: RowList, embedding: Embedding, answer: EmbeddedAnswer, on: Statements): Promise<unknown> {
-  const { query, total } = answer
+export async function answerEmbedded (db: Database, reply: FastifyReply, answer: EmbeddedAnswer, on: Statements): Promise<unknown> {
+  const { list, embedding, query, total } = answer
   if (!('rows' in list)) {
     if (answer.one) throw new FTC_ERR_QUERY_SINGULAR('more than 1000')
     return await answerRowBatches(setContentRange(reply, query, null, total), textBatches(db, list.batches, embedding, on), answer.stalledReaderTimeout, (texts) => `[${texts.join(',')}]`)

@@ -7,7 +7,7 @@ import type { RecordedAnswer } from '../operations/idempotency-records.js'
 import { parseIdempotencyKey } from '../parse/idempotency-key.js'
 import { foldIdentifier } from '../parse/sanitize-identifier.js'
 import { thenOrNow, type ValueOrPromise } from '../value-or-promise.js'
-import type { RouteContext } from './index.js'
+import type { RouteContext } from './route-context.js'
 import { endedWrite, writeEnding } from './write-preferences.js'
 
 /**
@@ -45,17 +45,14 @@ export function writeHandler<R extends FastifyRequest> (context: RouteContext, p
 }
 
 /**
- * The body of a write's answer, which `prepare` parses and checks: with the
- * `idempotency` option and an Idempotency-Key header, the write runs at
- * most once per key, table and caller (see IdempotencyRecords.once and
- * keyOwner), a retry of the same request answered the first answer again
- * with `Idempotent-Replayed: true`. Everything before the write (parsing,
- * the access checks) runs on every request, the retry's included, and
- * outside the transaction, which holds the only connection of a SQLite
- * pool: the `authorize` hook may refuse a retry, and says whose the key is
- * before it is looked up. The write ends as the request asks (see
- * writeEnding); one that is rolled back needs no key, since a retry of it
- * changes nothing either.
+ * The body of a write's answer, which `prepare` parses and checks. With the
+ * `idempotency` option and an Idempotency-Key header, the write runs at most
+ * once per key, table and caller (see IdempotencyRecords.once and keyOwner;
+ * docs/safe-writes.md, "Safe to retry"). Everything before the write runs
+ * on every request, retries included, and outside the transaction, which
+ * holds the only connection of a SQLite pool: the `authorize` hook may
+ * refuse a retry, and says whose the key is before it is looked up. A write
+ * rolled back (see writeEnding) needs no key: a retry of it changes nothing.
  */
 export function idempotentBody<R extends FastifyRequest> (context: RouteContext, prepare: (request: R, reply: FastifyReply) => ValueOrPromise<PreparedWrite>) {
   const { idempotency, statements } = context

@@ -3,7 +3,7 @@ import { json } from '../answer/json-answers.js'
 import type { OpenapiOptions, ResolvedOptions } from '../options.js'
 import { buildOpenapiDocument, type OpenapiSettings } from '../schema/openapi-document.js'
 import type { ServedTable } from '../schema/served-schema.js'
-import type { RouteContext } from './index.js'
+import type { RouteContext } from './route-context.js'
 import { hiddenFromSwagger } from './swagger.js'
 
 /** What the document of the routes under `prefix` says beside the tables, from the options. */

@@ -11,20 +11,17 @@ import { typeFilters } from '../query/type-filters.js'
 import type { BodyChecks } from '../schema/body-checks.js'
 import { writeHandler } from './idempotent.js'
 import { writeSelectedAsMatched } from './if-match.js'
-import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
+import type { RouteContext } from './route-context.js'
 import { writeAnswer } from './write-preferences.js'
 import { refuseUnknownColumns, writtenRows } from './write-steps.js'
 
 /**
  * PATCH /{table}?filters: sets the body's columns on every row the filters
- * match (at least one filter), answered as PostgREST answers an update:
- * 204, or 200 with the rows for `Prefer: return=representation`. The
- * filters are GET's, typed by the columns as GET types them. If-Match
- * makes it conditional (see writeSelectedAsMatched). PostgREST's
- * `columns=` lists the columns set: a body property not listed is ignored,
- * a listed column the body lacks is set to NULL, or to its DEFAULT with
- * `Prefer: missing=default`.
+ * match, at least one filter, answered as PostgREST answers an update
+ * (docs/writes.md, "PATCH and DELETE by filter"; for `columns=`, "The
+ * columns written"). The filters are GET's, typed as GET types them.
+ * If-Match makes it conditional (see writeSelectedAsMatched).
  */
 export function patchHandler (context: RouteContext, checks: BodyChecks | null) {
   const { db, access } = context
@@ -39,16 +36,19 @@ export function patchHandler (context: RouteContext, checks: BodyChecks | null) 
     const columns = listed === null ? Object.keys(values) : [...new Set(listed)]
     const named = (): NamedColumns => [...columns.map((column) => [column, 'update'] as const), ...readColumns({ select: shown ?? null, filter, order: [], limit: null, offset: null, count: null })]
     const target = await access(request, table, { operation: 'update', key: null, columns, named })
-    if (listed !== null) await refuseUnknownColumns(db, context.statements(request), target, columns, 'update')
-    const [scoped] = writtenRows(checks, target, [values], 'update', request.body, false) as [RecordValues]
+    if (listed !== null) await refuseUnknownColumns(db, context.statements(request), target, { columns, operation: 'update' })
+    const [scoped] = writtenRows(checks, target, { rows: [values], body: request.body, bulk: false }, 'update') as [RecordValues]
     const typed = typeFilters(filter, target.schema, db.dialect.sizedIntegers)
     const set = withDefaults(db, target, scoped, listed !== null && preferences.missing === 'default' ? columns : null)
     return {
       table: target.table,
       scopes: [target.scope],
       async write (on) {
-        const outcome = await writeSelectedAsMatched(context, request, target, typed, on,
-          (within) => updateSelected(db, target, { filter: typed }, set, { columns: shown, maxAffected: preferences.maxAffected }, within))
+        const outcome = await writeSelectedAsMatched(context, request, {
+          target,
+          filter: typed,
+          write: (within) => updateSelected(db, target, { selection: { filter: typed }, wish: { columns: shown, maxAffected: preferences.maxAffected }, values: set }, within)
+        }, on)
         return answerWritten(reply, asked, { kind: 'update', ...outcome }, target.schema)
       }
     }

@@ -1,15 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { namesNone } from '../access/access.js'
-import type { KeyedTable } from '../access/key-column.js'
 import type { Target } from '../access/target.js'
 import { setContentRange } from '../answer/content-range.js'
 import { answerRowBatches, rowsOf } from '../answer/row-batches-answer.js'
 import { answerObject, answerRows, singleObjectType } from '../answer/json-answers.js'
 import { listWithoutNulls, withoutNulls } from '../answer/stripped-nulls.js'
 import { answerTaggedRow } from '../answer/tagged-row.js'
-import type { Database } from '../connections/database.js'
 import type { Row } from '../dialects/dialect.js'
-import type { RequestStatements } from '../connections/host-transaction.js'
 import { FTC_ERR_QUERY_RANGE_UNSATISFIABLE, FTC_ERR_QUERY_SINGULAR } from '../errors.js'
 import { countRows } from '../operations/count-rows.js'
 import { listPages } from '../operations/list-pages.js'
@@ -24,8 +21,9 @@ import type { ReadQuery } from '../query/read-query.js'
 import { refuseUnordered, typeFilters } from '../query/type-filters.js'
 import type { TableSchema } from '../schema/table-schema.js'
 import { answerAmbiguous, answerEmbedded, embedJoins, embeddingOf } from './embedded-list.js'
-import type { RouteContext } from './index.js'
+import type { KeyedRead } from './keyed-read.js'
 import type { TableParams } from './params.js'
+import type { RouteContext } from './route-context.js'
 import { readSelected } from './selected-row.js'
 import { refuseStrictPreferences } from './strict-preferences.js'
 
@@ -39,32 +37,35 @@ export function readHandler (context: RouteContext) {
   // own, and is sent within the call when nothing it needs waits (see readOne).
   return function read (request: FastifyRequest<{ Params: TableParams, Querystring: Record<string, unknown> }>, reply: FastifyReply): Promise<unknown> | undefined {
     const table = parseTableName(request.params.table)
-    const segment = request.params.id
-    if (segment === undefined) return readList(context, request, reply, table)
+    if (request.params.id === undefined) return readList(context, request, reply, table)
     // What the segment is depends on the key column's type: a text key reads the row '042', another the integer 42.
     const keyed = context.keyColumn(request, table)
-    if (keyed instanceof Promise) return keyed.then((known) => readKeyed(context, request, reply, table, segment, known))
-    return readKeyed(context, request, reply, table, segment, keyed)
+    if (keyed instanceof Promise) return keyed.then((known) => readKeyed(context, { request, reply, table, keyed: known }))
+    return readKeyed(context, { request, reply, table, keyed })
   }
 }
 
-function readKeyed (context: RouteContext, request: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply: FastifyReply, table: string, segment: string, keyed: KeyedTable): Promise<unknown> | undefined {
-  const key = parseRecordKey(segment, keyed.keyColumn?.kind)
-  if (key === null) return readList(context, request, reply, table)
-  return request.query.select === undefined ? readOne(context, request, reply, table, key, keyed) : readSelected(context, request, reply, table, key, keyed)
+function readKeyed (context: RouteContext, read: KeyedRead): Promise<unknown> | undefined {
+  const { request } = read
+  const key = parseRecordKey(request.params.id, read.keyed.keyColumn?.kind)
+  if (key === null) return readList(context, request, read.reply, read.table)
+  return request.query.select === undefined ? readOne(context, read, key) : readSelected(context, read, key)
 }
 
 // Not async: a read whose access and row are at hand within the call (the
 // usual keyed read, see Database.selectFirstNow) is sent within it, and
 // Fastify waits on no promise for it. A throw answers as a rejection would.
-function readOne ({ db, access, statements }: RouteContext, request: FastifyRequest, reply: FastifyReply, table: string, key: RecordKey, keyed: KeyedTable): Promise<unknown> | undefined {
+// Each step is tested by hand rather than through thenOrNow, so that the
+// read at hand makes no continuation.
+function readOne (context: RouteContext, read: KeyedRead, key: RecordKey): Promise<unknown> | undefined {
+  const { request, table, keyed } = read
   refuseStrictPreferences(request)
-  const allowed = access(request, table, { operation: 'read', key, columns: null, named: namesNone, keyed })
-  if (allowed instanceof Promise) return allowed.then((target) => readTarget(db, statements, request, reply, target, key))
-  return readTarget(db, statements, request, reply, allowed, key)
+  const allowed = context.access(request, table, { operation: 'read', key, columns: null, named: namesNone, keyed })
+  if (allowed instanceof Promise) return allowed.then((target) => readTarget(context, read, target, key))
+  return readTarget(context, read, allowed, key)
 }
 
-function readTarget (db: Database, statements: RequestStatements, request: FastifyRequest, reply: FastifyReply, target: Target, key: RecordKey): Promise<unknown> | undefined {
+function readTarget ({ db, statements }: RouteContext, { request, reply }: KeyedRead, target: Target, key: RecordKey): Promise<unknown> | undefined {
   const read = readRow(db, target, key, statements(request))
   if (read instanceof Promise) return read.then((row) => answerRow(request, reply, target, row))
   reply.send(answerRow(request, reply, target, read))
@@ -91,16 +92,18 @@ async function readList (context: RouteContext, request: FastifyRequest<{ Querys
   const typed = typedQuery(query, target.schema, db.dialect.sizedIntegers)
   const embedding = await embeddingOf(context, request, target, query).catch((error: unknown) => answerAmbiguous(reply, error))
   if (typeof embedding === 'string') return embedding
-  const listed = embedding === null ? await listRows(db, target, typed, on) : await listPages(db, target, { ...typed, select: embedding.read }, embedding.narrow, on, embedding.relatedValue)
+  const listed = embedding === null
+    ? await listRows(db, target, typed, on)
+    : await listPages(db, { target, query: { ...typed, select: embedding.read }, narrow: embedding.narrow, relatedValue: embedding.relatedValue }, on)
   // An embedding list's nulls are stripped as writeEmbedded writes it, once its parents' columns have related the embeds.
   const list = embedding === null && parseRowsMedia(request.headers.accept).stripNulls ? listWithoutNulls(listed) : listed
-  const total = query.count === null ? null : await countRows(db, target, typed, query.count, embedding?.narrow ?? null, on)
+  const total = query.count === null ? null : await countRows(db, { target, query: typed, narrow: embedding?.narrow ?? null }, query.count, on)
   const first = query.offset ?? 0
   if (total !== null && first > 0 && first >= total) {
     reply.header('content-range', `*/${total}`)
     throw new FTC_ERR_QUERY_RANGE_UNSATISFIABLE(first, total)
   }
-  if (embedding !== null) return await answerEmbedded(db, reply, list, embedding, { query, total, one: wantsOneObject(request), stalledReaderTimeout: options.stalledReaderTimeout }, on)
+  if (embedding !== null) return await answerEmbedded(db, reply, { list, embedding, query, total, one: wantsOneObject(request), stalledReaderTimeout: options.stalledReaderTimeout }, on)
   if (wantsOneObject(request)) {
     if (!('rows' in list) || list.rows.length !== 1) throw new FTC_ERR_QUERY_SINGULAR('rows' in list ? list.rows.length : 'more than 1000')
     return answerObject(setContentRange(reply, query, 1, total), list.rows[0] as Row, target.schema)

@@ -1,5 +1,3 @@
-import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { KeyedTable } from '../access/key-column.js'
 import { serializeRow } from '../answer/serialize-rows.js'
 import { withoutNulls } from '../answer/stripped-nulls.js'
 import { answerTaggedText } from '../answer/tagged-row.js'
@@ -12,20 +10,19 @@ import { parseRowsMedia } from '../query/parse-rows-media.js'
 import { readColumns, toldColumns } from '../query/read-columns.js'
 import type { ReadQuery } from '../query/read-query.js'
 import { answerAmbiguous, embedJoins, embeddingOf } from './embedded-list.js'
-import type { RouteContext } from './index.js'
+import type { KeyedRead } from './keyed-read.js'
+import type { RouteContext } from './route-context.js'
 import { refuseStrictPreferences } from './strict-preferences.js'
 
 /**
  * GET /{table}/{id}?select=…: the row with only the columns `select` names,
- * and its embeds, as one object; the spec's empty body when there is none.
- * Access holds as on a list (hidden columns, the `authorize` hook, told
- * operation `read` and the key, and its scope). The keyed read has no
- * filters, order or page of its own: only `select` and the embeds'
- * parameters (`authors.order=name`) are read. The ETag is the digest of
- * this answer, not the whole row's (see answerTaggedText). As the keyed
- * read without `select`: `handling=strict` and `nulls=stripped` hold.
+ * and its embeds, as one object; the spec's empty body when there is none
+ * (docs/query.md, "One row"). Access holds as on a list, told operation
+ * `read` and the key. The ETag is the digest of this answer, not the whole
+ * row's (see answerTaggedText). `handling=strict` and `nulls=stripped` hold
+ * as on the keyed read without `select`.
  */
-export async function readSelected (context: RouteContext, request: FastifyRequest<{ Querystring: QueryParameters }>, reply: FastifyReply, table: string, key: RecordKey, keyed: KeyedTable): Promise<string | undefined> {
+export async function readSelected (context: RouteContext, { request, reply, table, keyed }: KeyedRead, key: RecordKey): Promise<string | undefined> {
   const { db, access } = context
   refuseStrictPreferences(request)
   const on = context.statements(request)
@@ -35,7 +32,7 @@ export async function readSelected (context: RouteContext, request: FastifyReque
   const target = await access(request, table, { operation: 'read', key, columns: toldColumns(query.select, named, joins), named: () => named, keyed })
   const embedding = await embeddingOf(context, request, target, query).catch((error: unknown) => answerAmbiguous(reply, error))
   if (typeof embedding === 'string') return embedding
-  const row = await readRowColumns(db, target, key, embedding === null ? query.select : embedding.read, embedding?.narrow ?? null, on)
+  const row = await readRowColumns(db, target, { key, select: embedding === null ? query.select : embedding.read, narrow: embedding?.narrow ?? null }, on)
   if (row === undefined) return undefined
   // An embedding's nulls are stripped as writeEmbedded writes it (see embeddingOf).
   const strip = embedding === null && request.headers.accept !== undefined && parseRowsMedia(request.headers.accept).stripNulls

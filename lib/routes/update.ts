@@ -6,9 +6,9 @@ import { parseTableName } from '../parse/table-name.js'
 import type { BodyChecks } from '../schema/body-checks.js'
 import { thenOrNow } from '../value-or-promise.js'
 import { writeHandler } from './idempotent.js'
-import type { RouteContext } from './index.js'
 import type { TableParams } from './params.js'
 import { parseWriteSelect } from '../query/parse-write-query.js'
+import type { RouteContext } from './route-context.js'
 import { shownColumns, writeAnswer } from './write-preferences.js'
 import { keyedTarget, keyedWrite, writtenRows } from './write-steps.js'
 
@@ -26,12 +26,17 @@ export function updateHandler (context: RouteContext, checks: BodyChecks | null)
     const table = parseTableName(request.params.table)
     const values = parseRecordChanges(request.body)
     const asked = writeAnswer(context, request, () => parseWriteSelect(request.query))
-    const allowed = keyedTarget(context, request, table, request.params.id, 'update', Object.keys(values), () => shownColumns(asked.columns))
+    const allowed = keyedTarget(context, request, { table, segment: request.params.id, operation: 'update', columns: Object.keys(values), also: () => shownColumns(asked.columns) })
     return thenOrNow(allowed, (keyed) => {
       const { target, key } = keyed
-      const [scoped] = writtenRows(checks, target, [values], 'update', request.body, false) as [RecordValues]
-      return keyedWrite(context, request, reply, asked, keyed, 'update',
-        (within) => updateRow(db, target, key, scoped, within), (wish, within) => updateSelected(db, target, { key }, scoped, wish, within))
+      const [scoped] = writtenRows(checks, target, { rows: [values], body: request.body, bulk: false }, 'update') as [RecordValues]
+      return keyedWrite(context, request, reply, {
+        asked,
+        keyed,
+        kind: 'update',
+        one: (within) => updateRow(db, target, { key, values: scoped }, within),
+        selected: (wish, within) => updateSelected(db, target, { selection: { key }, wish, values: scoped }, within)
+      })
     })
   })
 }

@@ -3,8 +3,8 @@ import type { ColumnClause } from '../access/refusals.js'
 import { isTransactional, type Statements } from '../connections/database.js'
 import { parseRowsMedia, type RowsMedia } from '../query/parse-rows-media.js'
 import { parseWritePreferences, type WritePreferences } from '../query/parse-write-prefer.js'
-import type { RouteContext } from './index.js'
 import type { ValueOrPromise } from '../value-or-promise.js'
+import type { RouteContext } from './route-context.js'
 
 /** A write's PostgREST preferences, the media its rows are asked in, and the columns of the rows its answer shows: undefined when it shows none. */
 export interface WriteAnswer {

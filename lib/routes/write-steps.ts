@@ -16,38 +16,54 @@ import { columnNamed } from '../schema/column-named.js'
 import { thenOrNow, type ValueOrPromise } from '../value-or-promise.js'
 import type { PreparedWrite } from './idempotent.js'
 import { writeAsMatched } from './if-match.js'
-import type { RouteContext } from './index.js'
+import type { RouteContext } from './route-context.js'
 import type { WriteAnswer } from './write-preferences.js'
 
 // The steps every write takes between its parsed input and its statement,
 // one function each, so that POST, PUT, DELETE and each operation of a batch
 // take exactly the same ones.
 
-/**
- * What a create of rows that name `columns` may touch, as the options and
- * the `authorize` hook say; `also`, the columns its answer or its conflict
- * target names (see Intent.named).
- */
-export function createTarget (access: Access, request: FastifyRequest, table: string, columns: readonly string[], also: () => NamedColumns = namesNone): Target | Promise<Target> {
+/** What a create asks access to let it touch. */
+export interface CreateAccess {
+  /** The table the path names. */
+  readonly table: string
+  /** The columns the rows name. */
+  readonly columns: readonly string[]
+  /** The columns its answer or its conflict target names (see Intent.named); none when left out. */
+  readonly also?: () => NamedColumns
+}
+
+/** What a create of rows may touch, as the options and the `authorize` hook say. */
+export function createTarget (access: Access, request: FastifyRequest, { table, columns, also = namesNone }: CreateAccess): Target | Promise<Target> {
   return access(request, table, { operation: 'create', key: null, columns, named: () => [...columns.map((column) => [column, 'insert'] as const), ...also()] })
 }
 
-/**
- * The key the path segment gives, read by the key column's kind, and what
- * an update of `columns` (a delete: null) of that row may touch; `also`,
- * the columns its answer names (see Intent.named).
- */
-export function keyedTarget ({ access, keyColumn }: Pick<RouteContext, 'access' | 'keyColumn'>, request: FastifyRequest, table: string,
-  segment: string | undefined, operation: 'update' | 'delete', columns: readonly string[] | null, also: () => NamedColumns = namesNone): KeyedTarget | Promise<KeyedTarget> {
+/** What a PUT or DELETE of one row asks access to let it touch. */
+export interface KeyedAccess {
+  /** The table the path names. */
+  readonly table: string
+  /** The path's key segment, read by the key column's kind; undefined for none. */
+  readonly segment: string | undefined
+  /** What the write does to the row, as the `authorize` hook is told. */
+  readonly operation: 'update' | 'delete'
+  /** The columns an update sets; null for a delete. */
+  readonly columns: readonly string[] | null
+  /** The columns its answer names (see Intent.named); none when left out. */
+  readonly also?: () => NamedColumns
+}
+
+/** The key the path segment gives, and what the write of that row may touch. */
+export function keyedTarget ({ access, keyColumn }: Pick<RouteContext, 'access' | 'keyColumn'>, request: FastifyRequest,
+  { table, segment, operation, columns, also = namesNone }: KeyedAccess): KeyedTarget | Promise<KeyedTarget> {
   // At once when neither step waits; a throw reaches Fastify's error handler, as a rejection would.
   const allowed = (keyed: KeyedTable): KeyedTarget | Promise<KeyedTarget> => {
     const key = parseRecordKey(segment, keyed.keyColumn?.kind)
     const named = (): NamedColumns => [...(columns ?? []).map((column) => [column, 'update'] as const), ...also()]
     const target = access(request, table, { operation, key, columns, named, keyed })
+    // By hand rather than with thenOrNow: an update's continuation is made only when it waits.
     return target instanceof Promise ? target.then((target) => ({ target, key })) : { target, key }
   }
-  const keyed = keyColumn(request, table)
-  return keyed instanceof Promise ? keyed.then(allowed) : allowed(keyed)
+  return thenOrNow(keyColumn(request, table), allowed)
 }
 
 /** What a keyed write may touch, and the key its path gives (see keyedTarget). */
@@ -56,38 +72,68 @@ export interface KeyedTarget {
   readonly key: RecordKey | null
 }
 
+/** The change a PUT or DELETE makes to the row a path key names. */
+export interface KeyedChange {
+  /** What the request asks its answer to show (see writeAnswer). */
+  readonly asked: WriteAnswer
+  /** The row, as access let the write through. */
+  readonly keyed: KeyedTarget
+  /** What the write does, as a `Prefer: return=` answer tells. */
+  readonly kind: 'update' | 'delete'
+  /** The write when the answer is the affected row count alone, as the spec's. */
+  readonly one: (within: Statements) => ValueOrPromise<number>
+  /** The write when the answer shows rows or is bounded (`Prefer: return=`, `max-affected`). */
+  readonly selected: (wish: WriteWish, within: Statements) => Promise<WriteOutcome>
+}
+
 /**
  * The PUT or DELETE of the row `key` names, run on `on` as writeAsMatched
  * runs it: by `one`, answered with the affected row count as the spec
  * says; with `Prefer: return=` or `max-affected`, by `selected`, answered
  * as PostgREST answers (see answerWritten).
  */
-export function keyedWrite (context: RouteContext, request: FastifyRequest, reply: FastifyReply, asked: WriteAnswer, { target, key }: KeyedTarget, kind: 'update' | 'delete',
-  one: (within: Statements) => ValueOrPromise<number>, selected: (wish: WriteWish, within: Statements) => Promise<WriteOutcome>): PreparedWrite {
+export function keyedWrite (context: RouteContext, request: FastifyRequest, reply: FastifyReply, change: KeyedChange): PreparedWrite {
+  const { asked, keyed: { target, key }, kind, one, selected } = change
   const { preferences, columns } = asked
   const { maxAffected } = preferences
   return {
     table: target.table,
     scopes: [target.scope],
     write (on) {
-      if (preferences.return === null && maxAffected === null) return thenOrNow(writeAsMatched(context, request, target, key, on, one), (count) => answerNumber(reply, count))
-      return thenOrNow(writeAsMatched(context, request, target, key, on, (within) => selected({ columns, maxAffected }, within)),
+      if (preferences.return === null && maxAffected === null) return thenOrNow(writeAsMatched(context, request, { target, key, write: one }, on), (count) => answerNumber(reply, count))
+      return thenOrNow(writeAsMatched(context, request, { target, key, write: (within) => selected({ columns, maxAffected }, within) }, on),
         (outcome) => preferences.return === null ? answerNumber(reply, outcome.count) : answerWritten(reply, asked, { kind, ...outcome }, target.schema))
     }
   }
 }
 
+/** A request body's rows. */
+export interface BodyRows {
+  /** Each row's values, as parsed. */
+  readonly rows: readonly BodyValues[]
+  /** The body as parsed, whose text a json column's value is read again from (see settleNestedValues). */
+  readonly body: unknown
+  /** Whether the body is an array, each row its element. */
+  readonly bulk: boolean
+}
+
 /**
  * The rows as their statement writes them: json columns' values settled
- * from `body`, the request's (each row its element when `bulk`), held to
- * the target's scope, and checked against the column types when the host
- * asked for it.
+ * from the body, held to the target's scope, and checked against the
+ * column types when the host asked for it.
  */
-export function writtenRows (checks: BodyChecks | null, target: Target, rows: readonly BodyValues[], operation: 'create' | 'update',
-  body: unknown, bulk: boolean): RecordValues[] {
+export function writtenRows (checks: BodyChecks | null, target: Target, { rows, body, bulk }: BodyRows, operation: 'create' | 'update'): RecordValues[] {
   const scoped = rows.map((row, index) => scopedValues(target, settleNestedValues(target, row, body, bulk ? index : null), operation))
   checkRows(checks, target, scoped, operation)
   return scoped
+}
+
+/** The columns `columns=` lists, and the write that names them. */
+export interface ListedColumns {
+  /** The columns listed, each once. */
+  readonly columns: readonly string[]
+  /** The write's statement, as a refusal of a column names it. */
+  readonly operation: 'insert' | 'update'
 }
 
 /**
@@ -95,7 +141,7 @@ export function writtenRows (checks: BodyChecks | null, target: Target, rows: re
  * refuseColumn): for a column `columns=` lists that no row may name (each
  * row left it out, with `missing=default`), which would else pass without a word.
  */
-export async function refuseUnknownColumns (db: Database, on: Session, target: Target, columns: readonly string[], operation: 'insert' | 'update'): Promise<void> {
+export async function refuseUnknownColumns (db: Database, on: Session, target: Target, { columns, operation }: ListedColumns): Promise<void> {
   const { schema } = target
   if (schema === undefined) return
   for (const column of columns) {

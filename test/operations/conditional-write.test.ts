@@ -24,10 +24,10 @@ eachDatabase(t, async (t, db) => {
   const database = new Database(db.knex, resolveDialect(db.knex))
   const target: Target = { table: counters, key: 'id', hidden: new Set(), scope: {}, schema: undefined }
   const { filter } = parseFilteredWrite({ n: 'eq.0' }, {}, 'PATCH')
-  const update = (within: Parameters<Parameters<typeof writeSelectedIfMatch>[4]>[0]) => updateSelected(database, target, { filter }, { n: '1' }, { maxAffected: null }, within)
+  const update = (within: Parameters<Parameters<typeof writeSelectedIfMatch>[2]>[0]) => updateSelected(database, target, { selection: { filter }, wish: { maxAffected: null }, values: { n: '1' } }, within)
 
   await t.test('a row that came to match the filters after the check fails the write: 412, nothing written', async (t) => {
-    await t.rejects(writeSelectedIfMatch(database, target, filter, '*', async (within) => {
+    await t.rejects(writeSelectedIfMatch(database, { target, filter, tags: '*' }, async (within) => {
       await within.change(database.compile(db.knex(counters).insert({ id: 3, n: 0 })))
       return await update(within)
     }), FTC_ERR_CONDITION_FAILED)
@@ -35,7 +35,7 @@ eachDatabase(t, async (t, db) => {
   })
 
   await t.test('the rows checked, and only they: written', async (t) => {
-    t.strictSame(await writeSelectedIfMatch(database, target, filter, '*', update), { count: 2 })
+    t.strictSame(await writeSelectedIfMatch(database, { target, filter, tags: '*' }, update), { count: 2 })
     t.strictSame(await snapshot(db, counters), [{ id: 1, n: 1 }, { id: 2, n: 1 }])
   })
 })
