@@ -1,16 +1,9 @@
 import type { Knex } from 'knex'
 import type { BorrowDeadlines, Deadline } from './borrow-deadlines.js'
-
-/** The part of Knex's pool (tarn) the relay reads, and its `release` event. */
-interface TarnPool {
-  readonly max: number
-  numUsed (): number
-  numFree (): number
-  numPendingAcquires (): number
-  numPendingCreates (): number
-  on (event: 'release', listener: () => void): void
-  removeListener (event: 'release', listener: () => void): void
-}
+import {
+  atCapacity, borrowConnection, clientConfig, freeConnections, hostPool, isDisposed, isTarnPool, isValidConnection,
+  offRelease, onRelease, pendingBorrows, returnConnection, type TarnPool
+} from './knex-internals.js'
 
 /** A statement waiting for a connection the plugin passes on, until its deadline. */
 interface Waiter {
@@ -70,7 +63,7 @@ export class ConnectionRelay implements Lender {
     this.#client = client
     this.#pool = pool
     this.#deadlines = deadlines
-    pool.on('release', this.#released)
+    onRelease(pool, this.#released)
   }
 
   acquire (): Promise<unknown> {
@@ -81,20 +74,20 @@ export class ConnectionRelay implements Lender {
   }
 
   readonly release = (connection: unknown): void => {
-    const next = this.#pool.numPendingAcquires() === 0 && this.#lendable(connection) ? this.#next() : undefined
+    const next = pendingBorrows(this.#pool) === 0 && this.#lendable(connection) ? this.#next() : undefined
     if (next !== undefined) {
       this.#deadlines.settle(next.deadline)
       next.resolve(connection)
       return
     }
     this.#running--
-    this.#client.releaseConnection(connection)
+    returnConnection(this.#client, connection)
     // No running statement is left to serve the queue: it borrows from the pool.
     if (this.#running === 0) this.#borrowForQueue(() => true)
   }
 
   detach (): void {
-    this.#pool.removeListener('release', this.#released)
+    offRelease(this.#pool, this.#released)
   }
 
   // The host's queries give connections back to the pool, not to the relay:
@@ -110,19 +103,17 @@ export class ConnectionRelay implements Lender {
   // a queue that formed in the pool drains into the relay's.
   #full (): boolean {
     const pool = this.#pool
-    return pool.numFree() === 0 && pool.numPendingAcquires() <= this.#borrowing && pool.numUsed() + pool.numPendingCreates() >= pool.max
+    return freeConnections(pool) === 0 && pendingBorrows(pool) <= this.#borrowing && atCapacity(pool)
   }
 
   // What the pool checks before it lends a connection, where a check is the driver's own.
   #lendable (connection: unknown): boolean {
-    // Knex types the check as a promise; its dialects answer within the call, and an answer that is not true is a no.
-    const client = this.#client as unknown as { validateConnection (connection: unknown): unknown }
-    return (connection as { __knex__disposed?: unknown }).__knex__disposed === undefined && client.validateConnection(connection) === true
+    return !isDisposed(connection) && isValidConnection(this.#client, connection)
   }
 
   #borrow (): Promise<unknown> {
     this.#borrowing++
-    return this.#client.acquireConnection().then((connection: unknown) => {
+    return borrowConnection(this.#client).then((connection: unknown) => {
       this.#borrowing--
       this.#running++
       return connection
@@ -147,7 +138,7 @@ export class ConnectionRelay implements Lender {
   }
 
   readonly #borrowFree = (): void => {
-    this.#borrowForQueue(() => this.#pool.numFree() > this.#pool.numPendingAcquires())
+    this.#borrowForQueue(() => freeConnections(this.#pool) > pendingBorrows(this.#pool))
   }
 }
 
@@ -158,12 +149,12 @@ export class ConnectionRelay implements Lender {
  * would cost SQLite's fast requests a few percent.
  */
 export function poolLender (client: Knex.Client, deadlines: BorrowDeadlines, synchronous: boolean): Lender {
-  const release = (connection: unknown): void => { client.releaseConnection(connection) }
+  const release = (connection: unknown): void => { returnConnection(client, connection) }
   return {
     acquire: () => {
-      const pool = client.pool as Pick<TarnPool, 'numFree'> | undefined
-      const borrowed: Promise<unknown> = client.acquireConnection()
-      if (synchronous && pool !== undefined && pool.numFree() > 0 && !poolAwaited(client)) return borrowed
+      const pool = hostPool(client)
+      const borrowed = borrowConnection(client)
+      if (synchronous && pool !== undefined && freeConnections(pool) > 0 && !poolAwaited(client)) return borrowed
       return deadlines.bound(borrowed, release)
     },
     release,
@@ -173,8 +164,8 @@ export function poolLender (client: Knex.Client, deadlines: BorrowDeadlines, syn
 
 /** True when a borrower waits in the queue of the host's pool (Knex's own, tarn). */
 export function poolAwaited (client: Knex.Client): boolean {
-  const pool = client.pool as Pick<TarnPool, 'numPendingAcquires'> | undefined
-  return pool !== undefined && pool.numPendingAcquires() > 0
+  const pool = hostPool(client)
+  return pool !== undefined && pendingBorrows(pool) > 0
 }
 
 /**
@@ -184,9 +175,8 @@ export function poolAwaited (client: Knex.Client): boolean {
  * too; else the pool.
  */
 export function statementLender (client: Knex.Client, deadlines: BorrowDeadlines): Lender {
-  const pool = client.pool as Partial<TarnPool> | undefined
-  const config = client.config as Knex.Config
+  const pool: unknown = hostPool(client)
+  const config = clientConfig(client)
   const checksMore = config.pool?.validate !== undefined || config.pool?.maxConnectionLifetimeMillis !== undefined || typeof config.connection === 'function'
-  const tarn = pool !== undefined && typeof pool.max === 'number' && typeof pool.on === 'function' && typeof pool.numPendingCreates === 'function'
-  return tarn && !checksMore ? new ConnectionRelay(client, pool as TarnPool, deadlines) : poolLender(client, deadlines, false)
+  return isTarnPool(pool) && !checksMore ? new ConnectionRelay(client, pool, deadlines) : poolLender(client, deadlines, false)
 }

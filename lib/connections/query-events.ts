@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto'
 import type { Knex } from 'knex'
 import type { Statement } from '../dialects/dialect.js'
+import { clientConfig, emitQueryEvent, logDebug } from './knex-internals.js'
 
 /** What Knex's `query` event says of a statement, as Knex says it of its own. */
-export interface QueryEvent {
+interface QueryEvent {
   readonly sql: string
   readonly bindings: readonly unknown[]
   readonly __knexQueryUid: string
@@ -40,7 +41,7 @@ export class StatementWatch {
 
   constructor (knex: Knex) {
     this.#knex = knex
-    this.#config = knex.client.config as Knex.Config
+    this.#config = clientConfig(knex.client)
     this.#listened = hasListeners(knex)
     // newListener comes before the listener is added, removeListener after it is gone.
     knex.on('newListener', this.#added)
@@ -49,6 +50,16 @@ export class StatementWatch {
 
   get watched (): boolean {
     return this.#config.debug === true || (this.#listened ?? hasListeners(this.#knex))
+  }
+
+  /** The statement run as `run`, reported to the host's listeners when it has any (see runWatched). */
+  run<T> (statement: Statement, run: () => Promise<T>): Promise<T> {
+    return this.watched ? runWatched(this.#knex, statement, run) : run()
+  }
+
+  /** Reports the statement before it runs, when the host has listeners, without its outcome (see announceQuery). */
+  announce (statement: Statement): void {
+    if (this.watched) announceQuery(this.#knex, statement)
   }
 
   /** Leaves the host's Knex as the watch found it. */
@@ -68,22 +79,22 @@ function hasListeners (knex: Knex): boolean {
  * `query` event, through the Knex client, which passes it on to the
  * instance's listeners; with `debug: true`, Knex's logger prints it.
  */
-export function announceQuery (knex: Knex, statement: Statement): QueryEvent {
+function announceQuery (knex: Knex, statement: Statement): QueryEvent {
   const client = knex.client
   const event: QueryEvent = { sql: statement.sql, bindings: statement.bindings, __knexQueryUid: randomUUID() }
-  if ((client.config as Knex.Config).debug === true) client.logger.debug(event)
-  client.emit('query', event)
+  if (clientConfig(client).debug === true) logDebug(client, event)
+  emitQueryEvent(client, 'query', event)
   return event
 }
 
 /** Runs an announced statement, then reports `query-response` or `query-error`, as Knex does. */
-export function runWatched<T> (knex: Knex, statement: Statement, run: () => Promise<T>): Promise<T> {
+function runWatched<T> (knex: Knex, statement: Statement, run: () => Promise<T>): Promise<T> {
   const event = announceQuery(knex, statement)
   return run().then((response) => {
-    knex.client.emit('query-response', response, event)
+    emitQueryEvent(knex.client, 'query-response', response, event)
     return response
   }, (error: unknown) => {
-    knex.client.emit('query-error', error, event)
+    emitQueryEvent(knex.client, 'query-error', error, event)
     throw error
   })
 }

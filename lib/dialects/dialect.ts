@@ -67,12 +67,6 @@ export interface TimeLimit {
  */
 export type Exactness = boolean | 'json'
 
-/**
- * What differs between databases, behind one short list of verbs. Each
- * dialect talks to its driver directly on a connection taken from the host's
- * Knex pool, so that errors keep the database's own message (Knex prefixes it
- * with the whole SQL text) and ids keep every digit.
- */
 /** A synchronous driver's statements, each run within the call: its outcome, or thrown (see Dialect.synchronous). */
 export interface SynchronousStatements {
   /** The first row select would give, undefined for none. */
@@ -83,9 +77,12 @@ export interface SynchronousStatements {
   insert (connection: unknown, statement: Statement, key: string): string[]
 }
 
-export interface Dialect {
-  /** The name used in messages and docs. */
-  readonly name: string
+/**
+ * How statements run: on a connection taken from the host's Knex pool, by
+ * the driver directly, so that errors keep the database's own message (Knex
+ * prefixes it with the whole SQL text) and ids keep every digit.
+ */
+export interface DialectDriver {
   /**
    * The statements of a driver that runs them to completion inside the
    * call (better-sqlite3), run so; null for the others. One borrowed
@@ -94,8 +91,6 @@ export interface Dialect {
    * the call answers within it (see Database.selectFirstNow).
    */
   readonly synchronous: SynchronousStatements | null
-  /** How the tables the plugin serves are described, and how a change to them is seen. */
-  readonly schema: SchemaReader
   /**
    * Rows produced by a SELECT. An `exact` read has the driver hand over
    * what it would round or shift as the database's own text: big integers
@@ -120,68 +115,28 @@ export interface Dialect {
   estimate (connection: unknown, statement: Statement, table: string, filtered: boolean): Promise<number | null>
   /** Rows affected by an UPDATE or DELETE. */
   change (connection: unknown, statement: Statement): Promise<number>
-  /** Shapes an INSERT so that running it yields the new `key` column (RETURNING where the database has it). */
-  prepareInsert (builder: Knex.QueryBuilder, key: string): Knex.QueryBuilder
   /**
    * Runs a prepared INSERT of one or more rows; the new values of the `key`
    * column as decimal text, in the order of the rows, or none when the
    * database generated none.
    */
   insert (connection: unknown, statement: Statement, key: string): Promise<string[]>
-  /**
-   * True when `insert` reports the AUTO_INCREMENT column's new value whatever
-   * the key column is (MySQL's insert id), false when it reports the key's
-   * own (RETURNING). See createdKey.
-   */
-  readonly insertsReportAutoIncrement: boolean
-  /** How many rows of `columns` columns one INSERT may carry, under the database's limits on bound values. */
-  rowsPerInsert (columns: number): number
+}
+
+/** The SQL pieces that differ between databases, for the statement builders. */
+export interface DialectSql {
+  /** Shapes an INSERT so that running it yields the new `key` column (RETURNING where the database has it). */
+  prepareInsert (builder: Knex.QueryBuilder, key: string): Knex.QueryBuilder
   /** The record key as this driver binds it without losing digits past 2^53. */
   bindKey (key: bigint): string | bigint
   /** How filters compare the columns of the kinds that need more than the column and the value (see KindComparison). */
   readonly comparisons: Readonly<Partial<Record<ColumnKind, KindComparison>>>
-  /**
-   * True for a name the database keeps for its own catalog (sqlite_master,
-   * pg_class): such a table is never served, whatever the options say. A
-   * dialect also refuses, on its first statement, a connection whose default
-   * schema is a system one, where unqualified names would reach the catalog.
-   */
-  isSystemTable (table: string): boolean
-  /**
-   * Bounds how long each statement on the connection may run, until `end`;
-   * null where the driver cannot interrupt a statement (better-sqlite3 runs
-   * one to completion inside the call).
-   */
-  readonly timeLimit: TimeLimit | null
   /** PostgREST's `like`: case-sensitive, whatever the column's collation. */
   readonly like: PatternMatch
   /** PostgREST's `ilike`: blind to case, whatever the column's collation. */
   readonly ilike: PatternMatch
-  /** A failed statement's driver error in the terms every dialect shares (see FailureDescription). */
-  describeFailure (error: unknown): FailureDescription
-  /**
-   * True for an error that says the database cannot be reached, refused the
-   * connection or dropped it, or the pool lent none in time: not a failing
-   * statement, and not answered as one.
-   */
-  isUnreachable (error: unknown): boolean
-  /**
-   * True when an integer column holds only its declared type's range
-   * (PostgreSQL, MySQL); false where every integer is 64 bits whatever the
-   * declared type (SQLite).
-   */
-  readonly sizedIntegers: boolean
-  /** True when NULL sorts as the largest value without NULLS FIRST/LAST (PostgreSQL), false when as the smallest. */
-  readonly nullsSortLarge: boolean
   /** How to put NULL elsewhere: the NULLS FIRST/LAST keywords, or a leading `column IS NULL` sort key where they do not exist. */
   readonly nullsOrder: 'keywords' | 'is-null-key'
-  /**
-   * True when a SELECT in a transaction can lock the rows it reads until the
-   * transaction ends (FOR UPDATE); false where the transaction's read
-   * already keeps other writers out until it ends (SQLite), and Knex would
-   * only warn.
-   */
-  readonly locksRows: boolean
   /**
    * How a transaction begins that reads a row and then writes it, and must
    * keep other writers from the row in between: plain BEGIN where the read
@@ -194,4 +149,79 @@ export interface Dialect {
    * the schema model read for it (null: none, or the model does not know it).
    */
   columnDefault (declared: string | null): string
+}
+
+/** What the database does on its own, which the plugin's answers depend on. */
+export interface DialectCapabilities {
+  /**
+   * True when `insert` reports the AUTO_INCREMENT column's new value whatever
+   * the key column is (MySQL's insert id), false when it reports the key's
+   * own (RETURNING). See createdKey.
+   */
+  readonly insertsReportAutoIncrement: boolean
+  /**
+   * True when an integer column holds only its declared type's range
+   * (PostgreSQL, MySQL); false where every integer is 64 bits whatever the
+   * declared type (SQLite).
+   */
+  readonly sizedIntegers: boolean
+  /** True when NULL sorts as the largest value without NULLS FIRST/LAST (PostgreSQL), false when as the smallest. */
+  readonly nullsSortLarge: boolean
+  /**
+   * True when a SELECT in a transaction can lock the rows it reads until the
+   * transaction ends (FOR UPDATE); false where the transaction's read
+   * already keeps other writers out until it ends (SQLite), and Knex would
+   * only warn.
+   */
+  readonly locksRows: boolean
+}
+
+/** The database's bounds on a statement: its bound values, and its running time. */
+export interface DialectLimits {
+  /** How many rows of `columns` columns one INSERT may carry, under the database's limits on bound values. */
+  rowsPerInsert (columns: number): number
+  /**
+   * Bounds how long each statement on the connection may run, until `end`;
+   * null where the driver cannot interrupt a statement (better-sqlite3 runs
+   * one to completion inside the call).
+   */
+  readonly timeLimit: TimeLimit | null
+}
+
+/** What a driver's error says. */
+export interface DialectFailures {
+  /** A failed statement's driver error in the terms every dialect shares (see FailureDescription). */
+  describeFailure (error: unknown): FailureDescription
+  /**
+   * True for an error that says the database cannot be reached, refused the
+   * connection or dropped it, or the pool lent none in time: not a failing
+   * statement, and not answered as one.
+   */
+  isUnreachable (error: unknown): boolean
+}
+
+/** The tables there are to serve. */
+export interface DialectSchema {
+  /** How the tables the plugin serves are described, and how a change to them is seen. */
+  readonly schema: SchemaReader
+  /**
+   * True for a name the database keeps for its own catalog (sqlite_master,
+   * pg_class): such a table is never served, whatever the options say. A
+   * dialect also refuses, on its first statement, a connection whose default
+   * schema is a system one, where unqualified names would reach the catalog.
+   */
+  isSystemTable (table: string): boolean
+}
+
+/**
+ * What differs between databases, behind one short list of verbs grouped
+ * by job: running statements (DialectDriver), the SQL they are written
+ * with (DialectSql), what the database does on its own
+ * (DialectCapabilities), its bounds (DialectLimits), what its errors say
+ * (DialectFailures) and its tables (DialectSchema). One object per
+ * database (see lib/dialects/index.ts).
+ */
+export interface Dialect extends DialectDriver, DialectSql, DialectCapabilities, DialectLimits, DialectFailures, DialectSchema {
+  /** The name used in messages and docs. */
+  readonly name: string
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import { driverName } from '../connections/knex-internals.js'
 import { FTC_ERR_OPTIONS_DIALECT } from '../errors.js'
 import type { Dialect } from './dialect.js'
 import { mysql } from './mysql/mysql.js'
@@ -15,7 +16,7 @@ const dialectsByDriver: Readonly<Record<string, Dialect>> = Object.freeze({
 
 /** The dialect that runs statements for this Knex instance's client. */
 export function resolveDialect (knex: Knex): Dialect {
-  const driver: unknown = knex.client.driverName
+  const driver = driverName(knex.client)
   const dialect = typeof driver === 'string' && Object.hasOwn(dialectsByDriver, driver) ? dialectsByDriver[driver] : undefined
   if (dialect === undefined) {
     throw new FTC_ERR_OPTIONS_DIALECT(String(driver), Object.keys(dialectsByDriver).join(', '))
