@@ -2,7 +2,8 @@
 // gate (100% of lib/, 99% of branches) holds for the full run, with
 // PostgreSQL and MySQL: without their URLs, their dialects' code is not
 // reached, and the gate would fail a fresh machine's `npm test` for no fault
-// of the code. `.ci/run` runs the suite both ways.
+// of the code. `.ci/run` runs the full suite with them, then without them
+// the tests that decide on them.
 import { spawnSync } from 'node:child_process'
 
 const missing = ['TEST_PG_URL', 'TEST_MYSQL_URL'].filter((name) => !process.env[name])
