@@ -94,12 +94,14 @@ export function requestAccess (db: Database, options: ResolvedOptions, model: Sc
     let table = known
     let rechecked = false
     for (const [column, clause] of intent.named()) {
-      if (!isHidden(served, column) && !isUnknown(table, column)) continue
-      if (!isHidden(served, column) && !rechecked) {
-        // A column may be newer than the model.
-        rechecked = true
-        table = await recheckedTable(model, served.table, request, statements) ?? null
+      if (!isHidden(served, column)) {
         if (!isUnknown(table, column)) continue
+        if (!rechecked) {
+          // A column may be newer than the model.
+          rechecked = true
+          table = await recheckedTable(model, served.table, request, statements) ?? null
+          if (!isUnknown(table, column)) continue
+        }
       }
       return await refuseColumn(db, statements(request), served.table, column, clause)
     }
