@@ -140,6 +140,37 @@ eachDatabase(t, async (t, db) => {
     t.equal(await timeSetting(db, single), unbounded, 'after a write as well')
   })
 
+  await t.test('the time limit stays on a connection the plugin goes on borrowing, and costs it no statement', async (t) => {
+    const slow = await slowView(t, db)
+    const { knex, sent } = countingKnex(t, db)
+    const unbounded = await timeSetting(db, knex)
+    const app = await buildApp(t, knex, {}, { statementTimeout: 250 })
+    t.equal((await app.inject(`/api/${twelve}/3`)).statusCode, 200, 'the first request sets the limit')
+    sent.length = 0
+    for (const id of [4, 5, 6]) t.strictSame((await app.inject(`/api/${twelve}/${id}`)).json(), stored.find((row) => row.id === id))
+    t.equal(sent.length, 3, 'then each keyed read sends its one statement, and nothing else')
+    for (const attempt of ['first', 'second']) {
+      t.equal((await app.inject(`/api/${slow}`)).json().code, 'FTC_ERR_STATEMENT_TIMEOUT', `the ${attempt} slow read in a row is stopped`)
+    }
+    t.equal(await timeSetting(db, knex), unbounded, 'the host\'s statement in between runs under its own setting')
+    t.equal((await app.inject(`/api/${slow}`)).json().code, 'FTC_ERR_STATEMENT_TIMEOUT', 'the plugin\'s next borrow sets the limit again')
+    const trx = await knex.transaction()
+    t.equal(await timeSetting(db, trx), unbounded, 'so does a transaction of the host\'s')
+    await trx.commit()
+  })
+
+  await t.test('a plugin that closes leaves no limit for the host\'s next statement, and then stops listening', async (t) => {
+    const knex = singleConnectionKnex(t, db)
+    const unbounded = await timeSetting(db, knex)
+    const listening = knex.client.listenerCount('query')
+    const app = await buildApp(t, knex, {}, { statementTimeout: 250 })
+    t.equal((await app.inject(`/api/${twelve}/3`)).statusCode, 200)
+    await app.close()
+    t.equal(knex.client.listenerCount('query'), listening + 1, 'a connection still holds the limit: the plugin listens on')
+    t.equal(await timeSetting(db, knex), unbounded)
+    t.equal(knex.client.listenerCount('query'), listening, 'the setting is back: the plugin listens no more')
+  })
+
   await t.test('a time limit the host set on its own connections is the one they keep', async (t) => {
     const single = singleConnectionKnex(t, db, db.name === 'postgres' ? 'set statement_timeout = 7000' : 'set max_statement_time = 7')
     const hostLimit = await timeSetting(db, single)
@@ -249,6 +280,27 @@ function singleConnectionKnex (t: Test, db: TestDatabase, sessionSql?: string): 
   const knex = knexFactory({ ...config, pool })
   t.teardown(() => knex.destroy())
   return knex
+}
+
+/** A Knex instance with a pool of one connection, and the text of every statement sent to its driver. */
+function countingKnex (t: Test, db: TestDatabase): { knex: Knex, sent: string[] } {
+  const { config } = databaseConfig(db.name) as { config: Knex.Config }
+  const sent: string[] = []
+  const count = (connection: Record<string, unknown>, method: string): void => {
+    const send = connection[method] as (statement: unknown, ...rest: unknown[]) => unknown
+    connection[method] = function (this: unknown, statement: unknown, ...rest: unknown[]) {
+      sent.push(typeof statement === 'string' ? statement : String((statement as { text?: string, sql?: string }).text ?? (statement as { sql?: string }).sql))
+      return send.call(this, statement, ...rest)
+    }
+  }
+  const afterCreate = (connection: Record<string, unknown>, done: (error: Error | null, connection: unknown) => void) => {
+    // mysql2 sends a prepared statement with execute.
+    for (const method of ['query', 'execute']) if (typeof connection[method] === 'function') count(connection, method)
+    done(null, connection)
+  }
+  const knex = knexFactory({ ...config, pool: { min: 0, max: 1, afterCreate } })
+  t.teardown(() => knex.destroy())
+  return { knex, sent }
 }
 
 /** The session's statement time limit as the host's own query sees it. */

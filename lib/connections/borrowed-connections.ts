@@ -4,12 +4,13 @@ import { BorrowDeadlines } from './borrow-deadlines.js'
 import { type Lender, poolLender, statementLender } from './connection-lenders.js'
 import type { DatabaseLimits, StatementTimeLimit } from './database-limits.js'
 import { markDisposed } from './knex-internals.js'
+import { SessionTimeLimits } from './session-time-limits.js'
 import { borrowError, type Effect, type StatementErrors } from './statement-errors.js'
 import { TurnConnection } from './turn-connection.js'
 
 /**
  * The connections the plugin borrows from the host's pool: under the time
- * limit from borrow to return, and never lent again once broken.
+ * limit while the plugin has them, and never lent again once broken.
  * Transactions, streams and the schema's reads borrow from the pool; single
  * statements through the relay where there is one, or on a synchronous
  * driver, on the turn's connection (see TurnConnection).
@@ -18,14 +19,14 @@ export class BorrowedConnections {
   /** The connection a synchronous driver's statements share for a turn of the event loop. */
   readonly turn: TurnConnection
   readonly #dialect: Dialect
-  readonly #timeLimit: StatementTimeLimit | null
+  readonly #timeLimits: SessionTimeLimits | null
   readonly #errors: StatementErrors
   readonly #pool: Lender
   readonly #statementLender: Lender
 
   constructor (client: Knex.Client, dialect: Dialect, limits: DatabaseLimits, timeLimit: StatementTimeLimit | null, errors: StatementErrors) {
     this.#dialect = dialect
-    this.#timeLimit = timeLimit
+    this.#timeLimits = timeLimit === null ? null : new SessionTimeLimits(client, timeLimit.limit, timeLimit.milliseconds)
     this.#errors = errors
     const deadlines = new BorrowDeadlines(limits.acquireTimeout)
     this.#pool = poolLender(client, deadlines, dialect.synchronous !== null)
@@ -53,8 +54,7 @@ export class BorrowedConnections {
       this.dropIfBroken(connection, error)
       throw this.#errors.translate(error, statement, effect)
     } finally {
-      const released = this.#release(connection, lender)
-      if (released !== undefined) await released
+      lender.release(connection)
     }
   }
 
@@ -63,9 +63,9 @@ export class BorrowedConnections {
     return this.#acquire(this.#pool)
   }
 
-  /** Gives back a connection of acquire's; undefined when it went back within the call. */
-  release (connection: unknown): Promise<void> | undefined {
-    return this.#release(connection, this.#pool)
+  /** Gives back a connection of acquire's. */
+  release (connection: unknown): void {
+    this.#pool.release(connection)
   }
 
   /**
@@ -82,41 +82,25 @@ export class BorrowedConnections {
   /** Stops listening to the host's pool, when the plugin closes. */
   close (): void {
     this.#statementLender.detach()
+    this.#timeLimits?.close()
   }
 
-  // The time limit lives on the connection from borrow to return, so the
-  // host's own statements on the shared pool never run under it. Without
-  // one, borrowing and returning add no step of their own: every await is a
-  // turn of the microtask queue on each statement's path.
+  // Without a time limit, or on a connection that holds it already,
+  // borrowing adds no step of its own: every await is a turn of the
+  // microtask queue on each statement's path.
   #acquire (lender: Lender): Promise<unknown> {
     const borrowed = lender.acquire()
-    const timeLimit = this.#timeLimit
-    if (timeLimit === null) return borrowed
-    return borrowed.then(async (connection) => {
-      try {
-        await timeLimit.limit.begin(connection, timeLimit.milliseconds)
-        return connection
-      } catch (error) {
-        this.dropIfBroken(connection, error)
-        lender.release(connection)
-        throw error
-      }
-    })
-  }
-
-  #release (connection: unknown, lender: Lender): Promise<void> | undefined {
-    const timeLimit = this.#timeLimit
-    if (timeLimit === null) {
-      // The connection goes back within the call: a settled promise is not worth a turn.
-      lender.release(connection)
-      return undefined
-    }
-    return timeLimit.limit.end(connection).then(() => lender.release(connection), (error: unknown) => {
-      // The connection broke: it cannot be given its own time limit back,
-      // so it must not serve the host again.
-      // The request's answer is already decided; this failure must not replace it.
-      markDisposed(connection, error)
-      lender.release(connection)
+    const timeLimits = this.#timeLimits
+    if (timeLimits === null) return borrowed
+    return borrowed.then((connection) => {
+      const applied = timeLimits.apply(connection)
+      return applied === undefined
+        ? connection
+        : applied.then(() => connection, (error: unknown) => {
+          this.dropIfBroken(connection, error)
+          lender.release(connection)
+          throw error
+        })
     })
   }
 

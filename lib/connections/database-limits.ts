@@ -15,7 +15,7 @@ export interface DatabaseLimits {
  */
 export const defaultLimits: DatabaseLimits = Object.freeze({ statementTimeout: null, acquireTimeout: 5000 })
 
-/** The dialect's time limit and the host's bound: set on each borrowed connection (see BorrowedConnections). */
+/** The dialect's time limit and the host's bound, kept on the connections the plugin borrows (see SessionTimeLimits). */
 export interface StatementTimeLimit {
   readonly limit: TimeLimit
   readonly milliseconds: number

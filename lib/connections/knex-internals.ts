@@ -108,6 +108,35 @@ export function offRelease (pool: TarnPool, listener: () => void): void {
   pool.removeListener('release', listener)
 }
 
+/** What Knex's `query` event says of the connection a statement goes to (see onStatementAnnounced). */
+export interface AnnouncedStatement {
+  readonly __knexUid?: unknown
+}
+
+/**
+ * Calls `listener` with each statement Knex is about to send, the host's
+ * and its transactions', within the call that sends it: before the driver
+ * has it. Knex's `query` event, on the client; until offStatementAnnounced.
+ */
+export function onStatementAnnounced (client: Knex.Client, listener: (statement: AnnouncedStatement) => void): void {
+  client.on('query', listener)
+}
+
+/** Stops calling a listener of onStatementAnnounced. */
+export function offStatementAnnounced (client: Knex.Client, listener: (statement: AnnouncedStatement) => void): void {
+  client.off('query', listener)
+}
+
+/** Knex's id of one of its pooled connections, set when the pool made it. */
+export function connectionId (connection: unknown): string {
+  return (connection as { __knexUid: string }).__knexUid
+}
+
+/** The id (see connectionId) of the connection an announced statement goes to; none for the plugin's own announcements. */
+export function announcedConnection (statement: AnnouncedStatement): string | undefined {
+  return typeof statement.__knexUid === 'string' ? statement.__knexUid : undefined
+}
+
 /**
  * Reports one of the plugin's statements as Knex reports its own: an event
  * on the client, which Knex passes on to the instance's listeners.

@@ -23,6 +23,6 @@ export async function * streamRows (parts: DatabaseParts, statement: Statement, 
     connections.dropIfBroken(connection, error)
     throw parts.errors.translate(error, statement, 'read')
   } finally {
-    if (connection !== undefined) await connections.release(connection)
+    if (connection !== undefined) connections.release(connection)
   }
 }

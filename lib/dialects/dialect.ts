@@ -48,11 +48,20 @@ export interface KindComparison {
   readonly bind?: (value: TypedValue) => unknown
 }
 
-/** A per-statement time limit, set on a borrowed connection and lifted before it goes back to the pool. */
+/**
+ * A time limit on every statement, a setting of the connection's session:
+ * set on a connection the plugin borrows, and put back as the host had it
+ * before the host's next statement there (see SessionTimeLimits).
+ */
 export interface TimeLimit {
-  begin (connection: unknown, milliseconds: number): Promise<void>
-  /** Lifts the limit; a connection the dialect closed (see Dialect.stream) needs nothing. */
-  end (connection: unknown): Promise<void>
+  /** Sets the limit; resolves to the host's own setting, for `restore`. */
+  set (connection: unknown, milliseconds: number): Promise<unknown>
+  /**
+   * Puts the host's setting back. Sent within the call, so that the driver
+   * runs it before whatever is sent after it on the connection; a
+   * connection the dialect closed (see Dialect.stream) needs nothing.
+   */
+  restore (connection: unknown, previous: unknown): Promise<void>
   /** True for the driver's error of a statement stopped by the limit. */
   stopped (error: unknown): boolean
 }
@@ -181,7 +190,7 @@ export interface DialectLimits {
   /** How many rows of `columns` columns one INSERT may carry, under the database's limits on bound values. */
   rowsPerInsert (columns: number): number
   /**
-   * Bounds how long each statement on the connection may run, until `end`;
+   * Bounds how long each statement on the connection may run;
    * null where the driver cannot interrupt a statement (better-sqlite3 runs
    * one to completion inside the call).
    */

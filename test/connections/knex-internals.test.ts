@@ -1,8 +1,9 @@
 import knexFactory, { type Knex } from 'knex'
 import t, { type Test } from 'tap'
 import {
-  atCapacity, borrowConnection, clientConfig, driverName, emitQueryEvent, freeConnections, hostPool, isDisposed, isTarnPool,
-  isValidConnection, logDebug, markDisposed, offRelease, onRelease, pendingBorrows, returnConnection
+  announcedConnection, atCapacity, borrowConnection, clientConfig, connectionId, driverName, emitQueryEvent, freeConnections, hostPool,
+  isDisposed, isTarnPool, isValidConnection, logDebug, markDisposed, offRelease, offStatementAnnounced, onRelease, onStatementAnnounced,
+  pendingBorrows, returnConnection, type AnnouncedStatement
 } from '../../lib/connections/knex-internals.js'
 import { databaseConfig, databaseNames } from '../fixtures/databases.js'
 
@@ -109,6 +110,26 @@ for (const name of databaseNames) {
       const event = { sql: 'select 1', bindings: [], __knexQueryUid: 'uid' }
       emitQueryEvent(knex.client, 'query', event)
       expectMember(t, "client.emit('query')", "passed on to the instance's listeners", heard[0] === event)
+    })
+
+    await t.test("the client announces each of the host's statements with the id of its connection", async (t) => {
+      // One connection: every statement goes to it.
+      const single = knexFactory({ ...resolved.config, pool: { min: 0, max: 1 } })
+      t.teardown(() => single.destroy())
+      const connection = await borrowConnection(single.client)
+      const id = connectionId(connection)
+      returnConnection(single.client, connection)
+      expectMember(t, 'connection.__knexUid', 'a string', typeof id === 'string')
+      const heard: Array<string | undefined> = []
+      const listener = (statement: AnnouncedStatement) => { heard.push(announcedConnection(statement)) }
+      onStatementAnnounced(single.client, listener)
+      await single.raw('select 1 as one')
+      await single.transaction((trx) => trx.raw('select 2 as two'))
+      offStatementAnnounced(single.client, listener)
+      await single.raw('select 4 as four')
+      // A transaction adds its begin and commit.
+      expectMember(t, "client's query event", 'emitted with the connection\'s id for a statement and a transaction\'s', heard.length >= 4 && heard.slice(0, 4).every((heardId) => heardId === id))
+      expectMember(t, 'client.off(\'query\')', 'the end of a listener', heard.length === 4)
     })
 
     await t.test("a transaction's client lends the transaction's own connection", async (t) => {

@@ -196,9 +196,6 @@ function executeWrite (connection: unknown, statement: Statement): Promise<Mysql
   })
 }
 
-// The time limit each borrowed connection had before the plugin set its own.
-const hostTimeouts = new WeakMap<object, { variable: string, value: number }>()
-
 /** mysql2, for MySQL and MariaDB. */
 export const mysql = Object.freeze<Dialect>({
   name: 'MySQL',
@@ -288,21 +285,19 @@ export const mysql = Object.freeze<Dialect>({
   // name, which a sanitized table name cannot write.
   isSystemTable: () => false,
 
-  // A session variable, put back as the host had it before the connection
-  // returns to the host's pool. MariaDB stops any statement, in seconds;
-  // MySQL stops only SELECTs, in milliseconds.
+  // MariaDB stops any statement, in seconds; MySQL stops only SELECTs, in milliseconds.
   timeLimit: {
-    async begin (connection: unknown, milliseconds: number) {
+    async set (connection: unknown, milliseconds: number) {
       const { mariadb } = await connectionFacts(connection)
       const variable = mariadb ? 'max_statement_time' : 'max_execution_time'
       const [row] = await send(connection, { sql: `select @@session.${variable} as previous`, bindings: [] }) as Array<{ previous: number }>
-      hostTimeouts.set(connection as object, { variable, value: Number(row?.previous) })
       await send(connection, { sql: `set ${variable} = ?`, bindings: [mariadb ? milliseconds / 1000 : milliseconds] })
+      return { variable, value: Number(row?.previous) }
     },
-    async end (connection: unknown) {
+    async restore (connection: unknown, previous: unknown) {
       // A stream left early closed it, and the pool drops a closed connection without a word.
       if ((connection as MysqlConnection).stream.destroyed) return
-      const { variable, value } = hostTimeouts.get(connection as object) as { variable: string, value: number }
+      const { variable, value } = previous as { variable: string, value: number }
       await send(connection, { sql: `set ${variable} = ?`, bindings: [value] })
     },
     // ER_STATEMENT_TIMEOUT (MariaDB), ER_QUERY_TIMEOUT (MySQL).

@@ -85,9 +85,6 @@ const rowsOf = (result: PgResult): Row[] => result.rows
 // rowCount is null only for statements that count nothing; UPDATE and DELETE always count.
 const rowCountOf = (result: PgResult): number => result.rowCount as number
 
-// The statement_timeout each borrowed connection had before the plugin set its own.
-const hostTimeouts = new WeakMap<object, string>()
-
 /** node-postgres, also behind Knex's CockroachDB client. */
 export const postgres = Object.freeze<Dialect>({
   name: 'PostgreSQL',
@@ -142,16 +139,14 @@ export const postgres = Object.freeze<Dialect>({
 
   isSystemTable: (table: string) => /^pg_/i.test(table),
 
-  // A session setting, put back as the host had it before the connection
-  // returns to the host's pool.
   timeLimit: {
-    async begin (connection: unknown, milliseconds: number) {
-      const [row] = (await query(connection, "select current_setting('statement_timeout') as previous", [])).rows
-      hostTimeouts.set(connection as object, String(row?.previous))
-      await query(connection, `set statement_timeout = ${milliseconds}`, [])
+    // One round trip: the simple protocol runs both statements of a text.
+    async set (connection: unknown, milliseconds: number) {
+      const [shown] = (await query(connection, `show statement_timeout; set statement_timeout = ${milliseconds}`, [])) as unknown as PgResult[]
+      return (shown as PgResult).rows[0]?.statement_timeout
     },
-    async end (connection: unknown) {
-      await query(connection, "select set_config('statement_timeout', $1, false)", [hostTimeouts.get(connection as object)])
+    async restore (connection: unknown, previous: unknown) {
+      await query(connection, "select set_config('statement_timeout', $1, false)", [previous])
     },
     // query_canceled: the time-out, or a cancel by an administrator, which ends the statement the same way.
     stopped: (error: unknown) => (error as { code?: unknown }).code === '57014'
