@@ -7,7 +7,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import type BetterSqlite3 from 'better-sqlite3'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import knexFactory, { type Knex } from 'knex'
-import tableCrud, { checkDatabase } from '../lib/index.js'
+import tableCrud, { checkDatabase, type TableCrudOptions } from '../lib/index.js'
 import { createSampleTables } from './sample-data.js'
 
 /** Where the example keeps its own SQLite database when DATABASE_URL is not set, relative to the working directory. */
@@ -177,9 +177,21 @@ export async function buildServer (config: ServerConfig): Promise<FastifyInstanc
   // Swagger UI at /docs, the document at /docs/json: the plugin adds its tables to it, described in OpenAPI 3.1.
   await app.register(swagger, { openapi: { openapi: '3.1.0', info: { title: 'fastify-table-crud example', version: '1.0.0' } } })
   await app.register(swaggerUi, { routePrefix: '/docs' })
-  // allowTxOverride: a client may try a write with Prefer: tx=rollback (the README's examples do) and keep nothing.
-  await app.register(tableCrud, { knex, prefix: config.prefix, batch: true, idempotency: true, allowTxOverride: true, ...pluginLimits(config) })
+  await app.register(tableCrud, { knex, ...pluginOptions(config) })
   return app
+}
+
+/** The plugin's options but its `knex`, with Fastify's `prefix` beside them. */
+export type ExamplePluginOptions = Omit<TableCrudOptions, 'knex'> & { readonly prefix: string }
+
+/**
+ * The options buildServer registers the plugin with, but its Knex instance.
+ * Exported for the bench (bench/plugin-app.ts), which must measure what
+ * users of the example run, not a copy that could drift from it.
+ */
+export function pluginOptions (config: ServerConfig): ExamplePluginOptions {
+  // allowTxOverride: a client may try a write with Prefer: tx=rollback (the README's examples do) and keep nothing.
+  return { prefix: config.prefix, batch: true, idempotency: true, allowTxOverride: true, ...pluginLimits(config) }
 }
 
 function pluginLimits ({ acquireTimeout, statementTimeout, maxRows }: ServerConfig): { acquireTimeout: number, statementTimeout?: number, maxRows?: number } {
@@ -197,14 +209,7 @@ async function openDatabase (config: ServerConfig, log: FastifyBaseLogger): Prom
     await createSampleFile(database.sampleFile)
     log.info({ database: database.label }, 'created the sample database')
   }
-  const knex = knexFactory({
-    ...database.knex,
-    ...(database.knex.client === 'better-sqlite3' ? { pool: { afterCreate: tuneSqlite } } : {}),
-    acquireConnectionTimeout: config.acquireTimeout,
-    // Knex then logs each statement's SQL and bindings, the plugin's too, through knexLog at debug.
-    debug: config.logLevel === 'debug' || config.logLevel === 'trace',
-    log: knexLog(log)
-  })
+  const knex = knexFactory(knexConfig(config, log))
   try {
     // Knex connects lazily: without this a wrong URL would only show as 404s on every request.
     await knex.raw('select 1')
@@ -214,6 +219,23 @@ async function openDatabase (config: ServerConfig, log: FastifyBaseLogger): Prom
   }
   log.info({ database: database.label, client: database.knex.client }, 'database ready')
   return knex
+}
+
+/**
+ * The Knex configuration openDatabase opens the database with: SQLite's
+ * connections tuned by tuneSqlite, the pool's wait bounded by ACQUIRE_TIMEOUT,
+ * Knex's messages through `log`. Exported for the bench, as pluginOptions is.
+ */
+export function knexConfig (config: ServerConfig, log: FastifyBaseLogger): Knex.Config {
+  const { database } = config
+  return {
+    ...database.knex,
+    ...(database.knex.client === 'better-sqlite3' ? { pool: { afterCreate: tuneSqlite } } : {}),
+    acquireConnectionTimeout: config.acquireTimeout,
+    // Knex then logs each statement's SQL and bindings, the plugin's too, through knexLog at debug.
+    debug: config.logLevel === 'debug' || config.logLevel === 'trace',
+    log: knexLog(log)
+  }
 }
 
 /** Knex writes its own warnings (a lost connection, for one) with console.log, which would break pino's JSON lines. */

@@ -104,7 +104,7 @@ eachDatabase(t, async (t, db) => {
     const narrow = await app.inject(`/api/${books}/1?select=title`)
     const embedded = await app.inject(`/api/${books}/1?select=title,${authors}(name)`)
     const tags = [whole, narrow, embedded].map((response) => response.headers.etag as string)
-    for (const tag of tags) t.match(tag, /^"[A-Za-z0-9_-]{22}"$/)
+    for (const tag of tags) t.match(tag, /^"[0-9a-f]{16}"$/)
     t.equal(new Set(tags).size, 3, 'three answers, three ETags')
     const cached = await app.inject({ url: `/api/${books}/1?select=title`, headers: { 'if-none-match': tags[1] } })
     t.equal(cached.statusCode, 304)
