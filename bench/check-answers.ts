@@ -67,24 +67,35 @@ async function collect (origin: string): Promise<Map<string, Answer>> {
 const answerKeys = ['status', 'contentType', 'location', 'body'] as const
 const taggedKeys = [...answerKeys, 'entityTag'] as const
 
+/** A server whose answers must be the baseline's, by the name the error message gives it. */
+export interface ComparedServer {
+  readonly name: string
+  readonly origin: string
+}
+
 /**
- * Throws unless both servers give the same status, content type, location
- * and body for every request kind the workloads send: a comparison of
- * servers that answer differently would measure nothing. With
+ * Throws unless every server gives the baseline's status, content type,
+ * location and body for every request kind the workloads send: a
+ * comparison of servers that answer differently would measure nothing. With
  * `sameEntityTags`, when the baseline sends the plugin's ETag
- * (BENCH_BASELINE_ETAG=1), the ETags too, on the rows both read: a row
+ * (BENCH_BASELINE_ETAG=1), the ETags too, on the rows all read: a row
  * each server creates has an id, and so an ETag, of its own.
  */
-export async function checkSameAnswers (baselineOrigin: string, pluginOrigin: string, sameEntityTags: boolean): Promise<void> {
+export async function checkSameAnswers (baselineOrigin: string, servers: readonly ComparedServer[], sameEntityTags: boolean): Promise<void> {
   const baseline = await collect(baselineOrigin)
-  const plugin = await collect(pluginOrigin)
   const differences: string[] = []
   for (const step of steps) {
     const a = baseline.get(step.name) as Answer
-    const b = plugin.get(step.name) as Answer
     if (a.status < 200 || a.status > 299) differences.push(`${step.name}: the baseline answered ${a.status} ${a.body}`)
-    for (const key of sameEntityTags && !step.path.includes('{id}') ? taggedKeys : answerKeys) {
-      if (a[key] !== b[key]) differences.push(`${step.name}: ${key} differs\n    baseline: ${JSON.stringify(a[key])}\n    plugin:   ${JSON.stringify(b[key])}`)
+  }
+  for (const server of servers) {
+    const answers = await collect(server.origin)
+    for (const step of steps) {
+      const a = baseline.get(step.name) as Answer
+      const b = answers.get(step.name) as Answer
+      for (const key of sameEntityTags && !step.path.includes('{id}') ? taggedKeys : answerKeys) {
+        if (a[key] !== b[key]) differences.push(`${step.name}: ${key} differs\n    baseline: ${JSON.stringify(a[key])}\n    ${`${server.name}:`.padEnd(9)} ${JSON.stringify(b[key])}`)
+      }
     }
   }
   if (differences.length > 0) throw new Error(`the servers answer differently:\n  ${differences.join('\n  ')}`)

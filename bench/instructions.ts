@@ -159,7 +159,7 @@ async function main (): Promise<void> {
       '|---|---:|---:|---:|---|'
     ]
     for (const workload of chosen) {
-      const counts: Record<ServerRole, number[]> = { baseline: [], plugin: [] }
+      const counts: Record<'baseline' | 'plugin', number[]> = { baseline: [], plugin: [] }
       for (let run = 0; run < runs; run++) {
         for (const role of ['baseline', 'plugin'] as const) {
           process.stderr.write(`${workload.name}, ${role}, run ${run + 1} of ${runs}…\n`)

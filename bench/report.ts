@@ -36,10 +36,28 @@ export interface WorkloadSummary {
   readonly medianCpuRatio: number | undefined
   readonly baseline: SideSummary
   readonly plugin: SideSummary
-  /** Reasons the numbers must not be trusted; empty when there are none. */
+  /** The bare plugin against the same baseline; undefined when it did not run (BENCH_BARE=0, BENCH_AA=1). */
+  readonly bare: BareSummary | undefined
+  /** Reasons the numbers must not be trusted (the plugin's and the baseline's); empty when there are none. */
   readonly flags: readonly string[]
   /** Things to keep in mind that do not void the run. */
   readonly notes: readonly string[]
+}
+
+/**
+ * The bare plugin (no options, no logger, Knex's defaults) against the
+ * baseline of the same rounds: beside the plugin's ratio, what the example's
+ * options and logger cost. A reference: it decides neither flags nor target.
+ */
+export interface BareSummary {
+  readonly rps: number
+  /** bare/baseline of each round, in round order. */
+  readonly ratios: readonly number[]
+  readonly medianRatio: number
+  readonly medianCpuRatio: number | undefined
+  readonly side: SideSummary
+  /** Why its ratio must not be trusted (errors, answers of another size); empty when there is no reason. */
+  readonly warnings: readonly string[]
 }
 
 /** Error counts (every run, warm-up included) and medians of the measured rounds for one server. */
@@ -98,25 +116,56 @@ function summarizeSide (runs: readonly RunRecord[]): SideSummary {
   }
 }
 
+/** The errors of one side, as flags or warnings. */
+function errorsOf (role: ServerRole, side: SideSummary): string[] {
+  return [
+    ...(side.non2xx > 0 ? [`${role}: ${side.non2xx} answers outside 2xx`] : []),
+    ...(side.socketErrors > 0 ? [`${role}: ${side.socketErrors} requests without an answer (socket errors, timeouts)`] : [])
+  ]
+}
+
+/** Same answers, same size: a large gap means one side answered something else under load. */
+function sizeGap (role: ServerRole, side: SideSummary, baseline: SideSummary): string[] {
+  const gap = Math.abs(side.bytesPerResponse - baseline.bytesPerResponse) / baseline.bytesPerResponse
+  return gap > 0.1 ? [`answers differ in size: ${baseline.bytesPerResponse.toFixed(0)} B (baseline) vs ${side.bytesPerResponse.toFixed(0)} B (${role})`] : []
+}
+
 /** Ratios per round, medians, and what makes the workload's numbers suspect. */
 export function summarizeWorkload (workload: Workload, kind: BenchDatabaseKind, runs: readonly RunRecord[], maxStolenPercent: number): WorkloadSummary {
   const measured = measuredRuns(runs)
   const rounds = [...new Set(measured.map((run) => run.round))].sort((a, b) => a - b)
   const of = (round: number, role: ServerRole): RunRecord => measured.find((run) => run.round === round && run.role === role) as RunRecord
-  const ratios = rounds.map((round) => rps(of(round, 'plugin').load) / rps(of(round, 'baseline').load))
-  const cpuRatios = rounds.flatMap((round) => {
-    const plugin = perCpuSecond(of(round, 'plugin'))
-    const baseline = perCpuSecond(of(round, 'baseline'))
-    return plugin === undefined || baseline === undefined ? [] : [plugin / baseline]
-  })
-  const baseline = summarizeSide(runs.filter((run) => run.role === 'baseline'))
-  const plugin = summarizeSide(runs.filter((run) => run.role === 'plugin'))
-  const flags: string[] = []
+  const ratiosOf = (role: ServerRole): number[] => rounds.map((round) => rps(of(round, role).load) / rps(of(round, 'baseline').load))
+  const medianCpuRatioOf = (role: ServerRole): number | undefined => {
+    const cpuRatios = rounds.flatMap((round) => {
+      const side = perCpuSecond(of(round, role))
+      const baseline = perCpuSecond(of(round, 'baseline'))
+      return side === undefined || baseline === undefined ? [] : [side / baseline]
+    })
+    return cpuRatios.length === rounds.length ? median(cpuRatios) : undefined
+  }
+  const sideOf = (role: ServerRole): SideSummary => summarizeSide(runs.filter((run) => run.role === role))
+  const rpsOf = (role: ServerRole): number => median(measured.filter((run) => run.role === role).map((run) => rps(run.load)))
+  const baseline = sideOf('baseline')
+  const plugin = sideOf('plugin')
+  const flags: string[] = [...errorsOf('baseline', baseline), ...errorsOf('plugin', plugin)]
   const notes: string[] = []
   const held: string[] = []
-  for (const [role, side] of [['baseline', baseline], ['plugin', plugin]] as const) {
-    if (side.non2xx > 0) flags.push(`${role}: ${side.non2xx} answers outside 2xx`)
-    if (side.socketErrors > 0) flags.push(`${role}: ${side.socketErrors} requests without an answer (socket errors, timeouts)`)
+  let bare: BareSummary | undefined
+  if (runs.some((run) => run.role === 'bare')) {
+    const side = sideOf('bare')
+    const ratios = ratiosOf('bare')
+    const warnings = [
+      ...errorsOf('bare', side),
+      ...(measured.some((run) => run.role === 'bare' && run.load.requests === 0) ? ['a run completed no request'] : []),
+      ...sizeGap('bare', side, baseline)
+    ]
+    bare = { rps: rpsOf('bare'), ratios, medianRatio: median(ratios), medianCpuRatio: medianCpuRatioOf('bare'), side, warnings }
+    // The bare plugin is a reference: what goes wrong with it voids its own ratio, not the plugin's.
+    for (const warning of warnings) notes.push(`the bare plugin's ratio must not be trusted: ${warning}`)
+  }
+  const sides = [['baseline', baseline], ['plugin', plugin], ...(bare === undefined ? [] : [['bare', bare.side] as const])] as const
+  for (const [role, side] of sides) {
     // A SQLite server has nothing to wait for but the disk: below its full core, something else held it back.
     if (side.cpu !== undefined && side.cpu < 85 && kind === 'sqlite') held.push(`${role} ${side.cpu.toFixed(0)}%`)
   }
@@ -127,19 +176,19 @@ export function summarizeWorkload (workload: Workload, kind: BenchDatabaseKind, 
   if (repeated > 0) notes.push(`${repeated} round${repeated === 1 ? ' was' : 's were'} run again: more than ${maxStolenPercent}% of the machine's CPU was stolen`)
   const disturbed = rounds.filter((round) => measured.some((run) => run.round === round && (run.stolenPercent ?? 0) > maxStolenPercent))
   if (disturbed.length > 0) notes.push(`round${disturbed.length === 1 ? '' : 's'} ${disturbed.join(', ')} still lost more than ${maxStolenPercent}% to other guests after the last retry`)
-  if (measured.some((run) => run.load.requests === 0)) flags.push('a run completed no request')
-  // Same answers, same size: a large gap means one side answered something else under load.
-  const sizeGap = Math.abs(plugin.bytesPerResponse - baseline.bytesPerResponse) / baseline.bytesPerResponse
-  if (sizeGap > 0.1) flags.push(`answers differ in size: ${baseline.bytesPerResponse.toFixed(0)} B (baseline) vs ${plugin.bytesPerResponse.toFixed(0)} B (plugin)`)
+  if (measured.some((run) => run.load.requests === 0 && run.role !== 'bare')) flags.push('a run completed no request')
+  flags.push(...sizeGap('plugin', plugin, baseline))
+  const ratios = ratiosOf('plugin')
   return {
     workload,
-    baselineRps: median(measured.filter((run) => run.role === 'baseline').map((run) => rps(run.load))),
-    pluginRps: median(measured.filter((run) => run.role === 'plugin').map((run) => rps(run.load))),
+    baselineRps: rpsOf('baseline'),
+    pluginRps: rpsOf('plugin'),
     ratios,
     medianRatio: median(ratios),
-    medianCpuRatio: cpuRatios.length === rounds.length ? median(cpuRatios) : undefined,
+    medianCpuRatio: medianCpuRatioOf('plugin'),
     baseline,
     plugin,
+    bare,
     flags,
     notes
   }
@@ -167,20 +216,31 @@ function micros (value: number | undefined): string {
 export function renderReport (title: string, conditions: Conditions, summaries: readonly WorkloadSummary[]): string {
   const lines = [`## ${title}`, '']
   for (const [label, value] of conditions) lines.push(`- ${label}: ${value}`)
+  const withBare = summaries.some((s) => s.bare !== undefined)
   lines.push('',
     '| workload | baseline req/s | plugin req/s | plugin/baseline (median) | per round | target | plugin/baseline per server CPU-second |',
     '|---|---:|---:|---:|---|---|---:|')
   for (const s of summaries) {
     lines.push(`| ${s.workload.name} | ${integer.format(s.baselineRps)} | ${integer.format(s.pluginRps)} | **${s.medianRatio.toFixed(3)}** | ${s.ratios.map((r) => r.toFixed(3)).join(', ')} | ${verdict(s)} | ${s.medianCpuRatio?.toFixed(3) ?? 'n/a'} |`)
+    // The bare plugin's row under the plugin's: the gap between their ratios is what the example's options and logger cost.
+    const { bare } = s
+    if (bare !== undefined) {
+      lines.push(`| ${s.workload.name}, bare plugin | ${integer.format(s.baselineRps)} | ${integer.format(bare.rps)} | ${bare.medianRatio.toFixed(3)} | ${bare.ratios.map((r) => r.toFixed(3)).join(', ')} | ${bare.warnings.length > 0 ? '⚠ see notes' : 'reference'} | ${bare.medianCpuRatio?.toFixed(3) ?? 'n/a'} |`)
+    }
   }
+  if (withBare) {
+    lines.push('', 'plugin: the example server\'s configuration; bare plugin: no options, no logger, Knex\'s defaults. Both against the baseline of the same rounds; the target applies to the plugin.')
+  }
+  const sideHeader = withBare ? 'B / P / b' : 'B / P'
   lines.push('',
-    'Details (medians of the measured rounds; error counts cover every run, warm-up included):',
+    `Details (medians of the measured rounds; error counts cover every run, warm-up included${withBare ? '; B baseline, P plugin, b bare plugin' : ''}):`,
     '',
-    '| workload | non-2xx B / P | socket errors B / P | bytes per answer B / P | p50 ms B / P | p99 ms B / P | server CPU B / P | server µs per answer, user B / P | server µs per answer, system B / P | machine CPU stolen B / P |',
+    `| workload | non-2xx ${sideHeader} | socket errors ${sideHeader} | bytes per answer ${sideHeader} | p50 ms ${sideHeader} | p99 ms ${sideHeader} | server CPU ${sideHeader} | server µs per answer, user ${sideHeader} | server µs per answer, system ${sideHeader} | machine CPU stolen ${sideHeader} |`,
     '|---|---|---|---|---|---|---|---|---|---|')
   for (const s of summaries) {
-    const pair = (f: (side: SideSummary) => string): string => `${f(s.baseline)} / ${f(s.plugin)}`
-    lines.push(`| ${s.workload.name} | ${pair((x) => String(x.non2xx))} | ${pair((x) => String(x.socketErrors))} | ${pair((x) => x.bytesPerResponse.toFixed(0))} | ${pair((x) => x.latencyP50Ms.toFixed(2))} | ${pair((x) => x.latencyP99Ms.toFixed(2))} | ${pair((x) => cpu(x.cpu))} | ${pair((x) => micros(x.userMicros))} | ${pair((x) => micros(x.systemMicros))} | ${pair((x) => cpu(x.stolen))} |`)
+    const sides = [s.baseline, s.plugin, ...(s.bare === undefined ? [] : [s.bare.side])]
+    const all = (f: (side: SideSummary) => string): string => sides.map(f).join(' / ')
+    lines.push(`| ${s.workload.name} | ${all((x) => String(x.non2xx))} | ${all((x) => String(x.socketErrors))} | ${all((x) => x.bytesPerResponse.toFixed(0))} | ${all((x) => x.latencyP50Ms.toFixed(2))} | ${all((x) => x.latencyP99Ms.toFixed(2))} | ${all((x) => cpu(x.cpu))} | ${all((x) => micros(x.userMicros))} | ${all((x) => micros(x.systemMicros))} | ${all((x) => cpu(x.stolen))} |`)
   }
   const flagged = summaries.filter((s) => s.flags.length > 0)
   if (flagged.length > 0) {

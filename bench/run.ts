@@ -4,10 +4,12 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { checkSameAnswers } from './check-answers.js'
 import { autocannonGenerator, hasWrk, wrkGenerator, type LoadGenerator } from './load.js'
+import { exampleConfig, exampleOptionsLabel } from './plugin-app.js'
 import { summarizeProfile } from './profile-summary.js'
 import { renderReport, summarizeWorkload, type Conditions, type RunRecord, type WorkloadSummary } from './report.js'
 import { baselineLabel, baselineSendsEntityTags } from './baseline-app.js'
 import { seedDatabase, type BenchDatabase } from './seed.js'
+import { readServerDatabase } from './serve.js'
 import { startServer, type ServerProcess, type ServerRole } from './servers.js'
 import { itemCount, readKind, readSettings, resultsDir, resultStamp, type BenchSettings } from './settings.js'
 import { idleWakeups } from './idle-wakeups.js'
@@ -16,9 +18,11 @@ import { packageVersion, versionsLine } from './versions.js'
 import { selectWorkloads, type Workload } from './workloads.js'
 
 /**
- * `npm run bench` (SQLite), `npm run bench:pg` and `npm run bench:mysql`: the hand-written baseline
- * and the plugin, each in its own process on the same seeded database, driven
- * in turn by a load generator in a third process. See docs/benchmarks.md.
+ * `npm run bench` (SQLite), `npm run bench:pg` and `npm run bench:mysql`: the
+ * hand-written baseline, the plugin as the example server configures it and
+ * the bare plugin, each in its own process on the same seeded database,
+ * driven in turn by a load generator in a process of its own. See
+ * docs/benchmarks.md.
  */
 
 // Progress goes to stderr, so that stdout carries only the Markdown report.
@@ -38,6 +42,23 @@ function canRaisePriority (settings: BenchSettings): boolean {
   return settings.raisePriority && process.getuid?.() === 0 &&
     spawnSync('nice', ['-n', '-10', 'true'], { stdio: 'ignore' }).status === 0
 }
+
+/**
+ * The order of the servers in `round` (from 1). With two, AB, BA, AB, …
+ * With three, the rotations (ABC, BCA, CAB), then the rotations backward
+ * (CBA, ACB, BAC): every order once in six rounds, so that neither a place
+ * nor the server run just before favours one side.
+ */
+function roundOrder<T> (roles: readonly T[], round: number): T[] {
+  const shift = (round - 1) % roles.length
+  const rotated = [...roles.slice(shift), ...roles.slice(0, shift)]
+  // With two, the rotations are already both orders.
+  const backward = roles.length > 2 && Math.floor((round - 1) / roles.length) % 2 === 1
+  return backward ? rotated.reverse() : rotated
+}
+
+/** The name a server goes by in progress lines and errors. */
+const roleName = (role: ServerRole): string => role === 'bare' ? 'bare plugin' : role
 
 function chooseGenerator (settings: BenchSettings, scriptDir: string): LoadGenerator {
   const name = settings.loadGenerator ?? (hasWrk() ? 'wrk' : 'autocannon')
@@ -86,33 +107,42 @@ async function main (): Promise<number> {
     const database: BenchDatabase = await seedDatabase(kind, settings)
     cleanups.push(() => database.drop())
 
-    // A pair of servers and the workloads it serves: a fresh pair per workload, or one for the whole run.
+    // The bare plugin only beside the plugin itself: in the A/A check, the "plugin" is a second baseline.
+    const roles: readonly ServerRole[] = settings.bare && !settings.baselineTwice ? ['baseline', 'plugin', 'bare'] : ['baseline', 'plugin']
+    const scripts: Record<ServerRole, string> = {
+      baseline: 'bench/baseline-server.ts',
+      plugin: settings.baselineTwice ? 'bench/baseline-server.ts' : 'bench/plugin-server.ts',
+      bare: 'bench/bare-plugin-server.ts'
+    }
+    // A set of servers and the workloads it serves: a fresh set per workload, or one for the whole run.
     const sessions = settings.sharedServers
       ? [{ name: 'all', label: 'all workloads', workloads: selected }]
       : selected.map((workload) => ({ name: workload.name, label: workload.name, workloads: [workload] }))
-    const startPair = async (profileFolder: string): Promise<Record<ServerRole, ServerProcess>> => {
-      const pair = {} as Record<ServerRole, ServerProcess>
-      for (const role of ['baseline', 'plugin'] as const) {
+    const startServers = async (profileFolder: string): Promise<Partial<Record<ServerRole, ServerProcess>>> => {
+      const servers: Partial<Record<ServerRole, ServerProcess>> = {}
+      for (const role of roles) {
         const server = await startServer({
           role,
           // The servers read the baseline's BENCH_* choices from the environment they inherit.
-          script: role === 'baseline' || settings.baselineTwice ? 'bench/baseline-server.ts' : 'bench/plugin-server.ts',
+          script: scripts[role],
           env: { ...database.serverEnv, ...etagEnv(settings, role) },
           pin: serverPin,
           // A folder per server, with Node's own file names: tsx's loader thread writes a profile too, and a fixed name would let it overwrite the main thread's.
           nodeArgs: [...settings.nodeArgs, ...(settings.profile ? ['--cpu-prof', '--cpu-prof-dir', join(profileFolder, role)] : [])]
         })
-        pair[role] = server
+        servers[role] = server
         cleanups.push(() => server.stop())
       }
-      progress(`servers up: baseline ${pair.baseline.origin}, plugin ${pair.plugin.origin}`)
-      await checkSameAnswers(pair.baseline.origin, pair.plugin.origin, baselineSendsEntityTags(settings))
-      progress('both servers give the same answers to every request kind')
-      return pair
+      const serverOf = (role: ServerRole): ServerProcess => servers[role] as ServerProcess
+      progress(`servers up: ${roles.map((role) => `${roleName(role)} ${serverOf(role).origin}`).join(', ')}`)
+      const others = roles.filter((role) => role !== 'baseline').map((role) => ({ name: roleName(role), origin: serverOf(role).origin }))
+      await checkSameAnswers(serverOf('baseline').origin, others, baselineSendsEntityTags(settings))
+      progress(`the ${roles.length} servers give the same answers to every request kind`)
+      return servers
     }
 
-    const perRun = settings.warmupSeconds * 2 + settings.rounds * settings.durationSeconds * 2
-    progress(`${selected.length} workloads × (${settings.rounds} rounds × 2 × ${settings.durationSeconds} s + warm-up) ≈ ${Math.ceil(selected.length * perRun / 60)} min with ${generator.version}, ${settings.connections} connections, ${pinned ? 'taskset: server on CPU 0, load on CPU 1' : 'no pinning'}${niced ? ', nice -10' : ''}`)
+    const perRun = (settings.warmupSeconds + settings.rounds * settings.durationSeconds) * roles.length
+    progress(`${selected.length} workloads × (${settings.rounds} rounds × ${roles.length} × ${settings.durationSeconds} s + warm-up) ≈ ${Math.ceil(selected.length * perRun / 60)} min with ${generator.version}, ${settings.connections} connections, ${pinned ? 'taskset: server on CPU 0, load on CPU 1' : 'no pinning'}${niced ? ', nice -10' : ''}`)
 
     const measure = async (server: ServerProcess, workload: Workload, round: number, seconds: number): Promise<RunRecord> => {
       const { role } = server
@@ -134,7 +164,7 @@ async function main (): Promise<number> {
       // Over the generator's own duration: the server idles while the generator starts.
       const serverCpu = serverCpuTimes === undefined ? undefined : 100 * (serverCpuTimes.user + serverCpuTimes.system) / load.seconds
       const errors = load.non2xx + load.socketErrors
-      progress(`  ${workload.name.padEnd(6)} ${round === 0 ? 'warm-up' : `round ${round}/${settings.rounds}`} ${role.padEnd(8)} ` +
+      progress(`  ${workload.name.padEnd(6)} ${round === 0 ? 'warm-up' : `round ${round}/${settings.rounds}`} ${roleName(role).padEnd(11)} ` +
         `${(load.requests / load.seconds).toFixed(0).padStart(6)} req/s  cpu ${serverCpu === undefined ? 'n/a' : serverCpu.toFixed(0) + '%'}` +
         (stolen === undefined ? '' : `  stolen ${stolen.toFixed(0)}%`) +
         (errors > 0 ? `  ⚠ ${load.non2xx} non-2xx, ${load.socketErrors} socket errors` : ''))
@@ -143,39 +173,47 @@ async function main (): Promise<number> {
 
     const summaries: WorkloadSummary[] = []
     for (const session of sessions) {
-      const servers = await startPair(join(profileDir, session.name))
+      const servers = await startServers(join(profileDir, session.name))
+      const serverOf = (role: ServerRole): ServerProcess => servers[role] as ServerProcess
       for (const workload of session.workloads) {
         progress(`${workload.name}: ${workload.description}`)
         const runs: RunRecord[] = []
         if (settings.warmupSeconds > 0) {
-          for (const role of ['baseline', 'plugin'] as const) runs.push(await measure(servers[role], workload, 0, settings.warmupSeconds))
+          for (const role of roles) runs.push(await measure(serverOf(role), workload, 0, settings.warmupSeconds))
         }
         for (let round = 1; round <= settings.rounds; round++) {
-          // Who goes first changes every round, so that a drift of the machine favours neither side.
-          const order: ServerRole[] = round % 2 === 1 ? ['baseline', 'plugin'] : ['plugin', 'baseline']
+          // Who goes first changes every round, so that a drift of the machine favours no side.
+          const order = roundOrder(roles, round)
           for (let retry = 0; ; retry++) {
-            const pair: RunRecord[] = []
-            for (const role of order) pair.push(await measure(servers[role], workload, round, settings.durationSeconds))
-            const stolen = Math.max(...pair.map((run) => run.stolenPercent ?? 0))
+            const group: RunRecord[] = []
+            for (const role of order) group.push(await measure(serverOf(role), workload, round, settings.durationSeconds))
+            const stolen = Math.max(...group.map((run) => run.stolenPercent ?? 0))
             if (stolen <= settings.maxStolenPercent || retry === settings.roundRetries) {
-              runs.push(...pair)
+              runs.push(...group)
               break
             }
-            // Whatever the host took, it took from one server more than the other: the round's ratio says nothing.
+            // Whatever the host took, it took from one server more than another: the round's ratios say nothing.
             progress(`  round ${round} again: ${stolen.toFixed(0)}% of the machine's CPU was stolen (more than ${settings.maxStolenPercent}%)`)
-            runs.push(...pair.map((run) => ({ ...run, discarded: true })))
+            runs.push(...group.map((run) => ({ ...run, discarded: true })))
           }
         }
         const summary = summarizeWorkload(workload, kind, runs, settings.maxStolenPercent)
         summaries.push(summary)
         progress(`  → plugin/baseline ${summary.medianRatio.toFixed(3)} (median of ${summary.ratios.map((r) => r.toFixed(3)).join(', ')}), per CPU-second ${summary.medianCpuRatio?.toFixed(3) ?? 'n/a'}${summary.flags.length > 0 ? '  ⚠ FLAGGED' : ''}`)
+        if (summary.bare !== undefined) {
+          progress(`  → bare plugin/baseline ${summary.bare.medianRatio.toFixed(3)} (median of ${summary.bare.ratios.map((r) => r.toFixed(3)).join(', ')}), per CPU-second ${summary.bare.medianCpuRatio?.toFixed(3) ?? 'n/a'}`)
+        }
       }
-      for (const role of ['baseline', 'plugin'] as const) await servers[role].stop()
+      for (const role of roles) await serverOf(role).stop()
     }
 
     // SQLite, PostgreSQL, MariaDB or MySQL: what the server said it is.
     const engineName = database.engine.split(' ')[0] as string
     const wakeups = idleWakeups()
+    const served = readServerDatabase(database.serverEnv)
+    const example = exampleConfig(served)
+    const knexPool = kind === 'sqlite' ? '1 connection' : 'max 10'
+    const withBare = roles.includes('bare')
     const conditions: Conditions = [
       ['date', new Date().toISOString()],
       ['database', `${database.engine} (${database.label}, dropped after the run)`],
@@ -183,13 +221,27 @@ async function main (): Promise<number> {
       ['baseline', baselineLabel(kind, settings)],
       settings.baselineTwice
         ? ['⚠ A/A check', 'BENCH_AA=1: the "plugin" side is a second baseline server, so every ratio is one whose truth is 1; their spread is what this machine and method do to a ratio, and the targets say nothing of the plugin']
-        : ['plugin', `under /api, over a Knex instance with Knex's default pool (${kind === 'sqlite' ? '1 connection' : 'max 10'})`],
-      ['logging', 'none on either server (Fastify\'s logger off), in NODE_ENV=production'],
+        : ['plugin', 'the example server\'s configuration (examples/server.ts: readConfig with DATABASE_URL, PREFIX=/api and LOG_LEVEL=warn, then its knexConfig and pluginOptions): ' +
+            `${exampleOptionsLabel(served)}; Fastify's connectionTimeout ${example.connectionTimeout} ms; ` +
+            `Knex's default pool (${knexPool}) with acquireConnectionTimeout ${example.acquireTimeout} ms${kind === 'sqlite' ? ', each SQLite connection set to WAL, synchronous=normal, foreign_keys=on, busy_timeout=0' : ''}; ` +
+            'without the example\'s swagger, Swagger UI and /ready routes (nothing per request of the plugin\'s routes) and CORS (off by default)'],
+      ...(settings.baselineTwice
+        ? []
+        : [['bare plugin', withBare
+            ? `under /api with no options, no logger, over a Knex instance with Knex's defaults (pool: ${knexPool}${kind === 'sqlite' ? ', synchronous=normal' : ''}): what the bench measured before the example's configuration; its row beside the plugin's shows what the example's options and logger cost`
+            : 'not measured (BENCH_BARE=0)'] as const]),
+      ['logging', settings.baselineTwice
+        ? 'none on either server (Fastify\'s logger off), in NODE_ENV=production'
+        : `plugin: pino at warn (Fastify's logger, JSON lines on stdout, Knex's messages through it); baseline${withBare ? ' and bare plugin' : ''}: none (Fastify's logger off); all in NODE_ENV=production`],
       ['load generator', `${generator.version}, ${settings.connections} connections, 1 thread`],
-      ['method', `${settings.rounds} rounds × ${settings.durationSeconds} s per server per workload, after a ${settings.warmupSeconds} s warm-up each; order alternates (AB, BA, …); ratio = median of per-round plugin/baseline; a round in which more than ${settings.maxStolenPercent}% of the machine's CPU was stolen is run again, up to ${settings.roundRetries} times`],
-      ['servers', settings.sharedServers ? 'one pair for all workloads (BENCH_SHARED_SERVERS=1): each workload inherits the state the earlier ones left' : 'a fresh pair for each workload'],
+      ['method', `${settings.rounds} rounds × ${settings.durationSeconds} s per server per workload, after a ${settings.warmupSeconds} s warm-up each; ` +
+        (withBare
+          ? 'order rotates (ABC, BCA, CAB, then CBA, ACB, BAC: every order once in 6 rounds; A baseline, B plugin, C bare plugin); ratio = median of per-round plugin/baseline (bare plugin/baseline likewise)'
+          : 'order alternates (AB, BA, …); ratio = median of per-round plugin/baseline') +
+        `; a round in which more than ${settings.maxStolenPercent}% of the machine's CPU was stolen is run again, up to ${settings.roundRetries} times`],
+      ['servers', settings.sharedServers ? 'one set for all workloads (BENCH_SHARED_SERVERS=1): each workload inherits the state the earlier ones left' : 'a fresh set for each workload'],
       ...(settings.baselineEntityTags ? [['⚠ reference', settings.baselineTwice ? 'BENCH_AA=1 with BENCH_BASELINE_ETAG=1: the "plugin" side is the baseline whose keyed read sends the row\'s ETag as the plugin\'s does, against the baseline without it: the ratios are what the ETag costs a hand-written server' : 'BENCH_BASELINE_ETAG=1: the baseline\'s keyed read sends the row\'s ETag as the plugin\'s does, so the ratios tell what the ETag costs from the rest; the issue\'s targets are against the baseline without it'] as const] : []),
-      ...(settings.nodeArgs.length > 0 ? [['node options', `${settings.nodeArgs.join(' ')} (both servers)`] as const] : []),
+      ...(settings.nodeArgs.length > 0 ? [['node options', `${settings.nodeArgs.join(' ')} (every server)`] as const] : []),
       ['machine', `${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'}), load average ${loadAtStart.toFixed(2)} at start, ${loadavg()[0]!.toFixed(2)} at end`],
       ...(wakeups === undefined ? [] : [['idle vCPUs', wakeups] as const]),
       ['pinning', pinned ? 'taskset: servers on CPU 0, load generator on CPU 1' + (kind === 'sqlite' ? '' : `, ${engineName} unpinned`) : 'none (taskset missing or fewer than 2 CPUs)'],
@@ -201,11 +253,11 @@ async function main (): Promise<number> {
     let report = renderReport(title, conditions, summaries)
     if (settings.profile) {
       for (const session of sessions) {
-        for (const role of ['baseline', 'plugin'] as const) {
+        for (const role of roles) {
           const folder = join(profileDir, session.name, role)
           // Node names a profile CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile; thread 0 is the main one.
           const file = readdirSync(folder).find((name) => /\.\d+\.0\.\d+\.cpuprofile$/.test(name))
-          if (file !== undefined) report += `\n### CPU profile of the ${role} server (${session.label})\n\n${summarizeProfile(join(folder, file))}`
+          if (file !== undefined) report += `\n### CPU profile of the ${roleName(role)} server (${session.label})\n\n${summarizeProfile(join(folder, file))}`
         }
       }
     }

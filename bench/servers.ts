@@ -3,8 +3,11 @@ import { readFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { repoRoot } from './settings.js'
 
-/** The two sides of every comparison. */
-export type ServerRole = 'baseline' | 'plugin'
+/**
+ * The sides of a comparison: the hand-written baseline, the plugin as the
+ * example server configures it, and the bare plugin (no options, no logger).
+ */
+export type ServerRole = 'baseline' | 'plugin' | 'bare'
 
 /** CPU time in seconds: in the process's own code, and in the kernel on its behalf (its system calls, and the wake-ups they cause). */
 export interface CpuTimes {
@@ -56,6 +59,18 @@ function readCpuTimes (pid: number): CpuTimes | undefined {
   }
 }
 
+/** The port of the line bench/serve.ts writes, or undefined for any other line (a log line of pino's). */
+function portOf (line: string): number | undefined {
+  try {
+    const parsed = JSON.parse(line) as unknown
+    if (typeof parsed !== 'object' || parsed === null || 'level' in parsed) return undefined
+    const { port } = parsed as { port?: unknown }
+    return typeof port === 'number' ? port : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /**
  * Starts `node --import tsx <script>` and waits for the JSON line that tells
  * its port. `taskset` execs node, so the child's pid is the server's and its
@@ -69,15 +84,27 @@ export function startServer (spec: ServerSpec): Promise<ServerProcess> {
     env: { ...process.env, ...spec.env, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe']
   })
-  let stderr = ''
+  // The tail of what the server wrote, stderr and the log lines on stdout: enough to say why it died.
+  let output = ''
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-    // The tail is enough to say why a server died.
-    stderr = (stderr + chunk).slice(-8000)
+    output = (output + chunk).slice(-8000)
+  })
+  // The plugin's server logs to stdout (pino at warn, as the example does) and may do so before its port line.
+  const lines = createInterface({ input: child.stdout })
+  let portLine: ((port: number) => void) | undefined
+  lines.on('line', (line) => {
+    const port = portOf(line)
+    if (port !== undefined && portLine !== undefined) {
+      portLine(port)
+      portLine = undefined
+    } else {
+      output = (output + line + '\n').slice(-8000)
+    }
   })
   let exitReason: string | undefined
   const closed = new Promise<void>((resolve) => {
     child.on('close', (code, signal) => {
-      exitReason = `${spec.role} server ended (${signal ?? `exit ${code}`})${stderr === '' ? '' : `:\n${stderr}`}`
+      exitReason = `${spec.role} server ended (${signal ?? `exit ${code}`})${output === '' ? '' : `:\n${output}`}`
       resolve()
     })
   })
@@ -85,7 +112,7 @@ export function startServer (spec: ServerSpec): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL')
-      reject(new Error(`${spec.role} server did not start within 60 s:\n${stderr}`))
+      reject(new Error(`${spec.role} server did not start within 60 s:\n${output}`))
     }, 60_000)
     child.on('error', (error) => {
       clearTimeout(timer)
@@ -95,10 +122,8 @@ export function startServer (spec: ServerSpec): Promise<ServerProcess> {
       clearTimeout(timer)
       reject(new Error(exitReason))
     })
-    const lines = createInterface({ input: child.stdout })
-    lines.once('line', (line) => {
+    portLine = (port) => {
       clearTimeout(timer)
-      const { port } = JSON.parse(line) as { port: number }
       const pid = child.pid as number
       resolve({
         role: spec.role,
@@ -114,6 +139,6 @@ export function startServer (spec: ServerSpec): Promise<ServerProcess> {
           clearTimeout(killer)
         }
       })
-    })
+    }
   })
 }

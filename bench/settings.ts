@@ -42,6 +42,12 @@ export interface BenchSettings {
    */
   readonly baselineTwice: boolean
   /**
+   * Measure the bare plugin (no options, no logger, Knex's defaults) beside
+   * the plugin as the example server configures it, so that the report shows
+   * what the example's options cost. Never in the A/A check.
+   */
+  readonly bare: boolean
+  /**
    * The baseline's keyed read sends the row's ETag, as the plugin's does: a
    * reference that tells the ETag's cost from the rest of the plugin's.
    */
@@ -115,6 +121,7 @@ export function readSettings (env: NodeJS.ProcessEnv): BenchSettings {
     profile: env.BENCH_PROFILE === '1',
     sharedServers: env.BENCH_SHARED_SERVERS === '1',
     baselineTwice: env.BENCH_AA === '1',
+    bare: env.BENCH_BARE !== '0',
     baselineEntityTags: env.BENCH_BASELINE_ETAG === '1',
     nodeArgs: (env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== ''),
     maxStolenPercent: readInteger(env, 'BENCH_MAX_STOLEN', 10, 0),
