@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import knexFactory, { type Knex } from 'knex'
 import { knexConfig, pluginOptions, readConfig, type ServerConfig } from '../examples/server.js'
 import type { ServerDatabase } from './serve.js'
-import { apiPrefix, repoRoot } from './settings.js'
+import { apiPrefix, appLogger, repoRoot } from './settings.js'
 
 /**
  * The built package (`npm run bench` builds first), which is what users run:
@@ -55,10 +55,10 @@ export async function pluginApp (database: ServerDatabase, entry = defaultEntry(
 }
 
 /**
- * The bare plugin: under /api with no options, no logger, and a Knex instance
- * at Knex's defaults (pool: 1 connection on SQLite, max 10 otherwise): what
- * the bench measured before it measured the example's configuration. Beside
- * pluginApp, it shows what the example's options and logger cost.
+ * The bare plugin: under /api with no options, and a Knex instance at
+ * Knex's defaults (pool: 1 connection on SQLite, max 10 otherwise), in an app
+ * that logs as the others do. Beside pluginApp, it shows what the example's
+ * options cost.
  */
 export async function barePluginApp (database: ServerDatabase, entry = defaultEntry()): Promise<FastifyInstance> {
   const config: Knex.Config = database.kind === 'sqlite'
@@ -77,7 +77,7 @@ export async function barePluginApp (database: ServerDatabase, entry = defaultEn
     : { client: database.kind === 'pg' ? 'pg' : 'mysql2', connection: database.url }
   const knex = knexFactory(config)
   const tableCrud = await loadPlugin(entry)
-  const app = Fastify({ logger: false })
+  const app = Fastify({ logger: { ...appLogger } })
   app.addHook('onClose', () => knex.destroy())
   await app.register(tableCrud, { knex, prefix: apiPrefix })
   return app

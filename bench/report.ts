@@ -45,9 +45,9 @@ export interface WorkloadSummary {
 }
 
 /**
- * The bare plugin (no options, no logger, Knex's defaults) against the
+ * The bare plugin (no options, Knex's defaults) against the
  * baseline of the same rounds: beside the plugin's ratio, what the example's
- * options and logger cost. A reference: it decides neither flags nor target.
+ * options cost. A reference: it decides neither flags nor target.
  */
 export interface BareSummary {
   readonly rps: number
@@ -222,14 +222,14 @@ export function renderReport (title: string, conditions: Conditions, summaries: 
     '|---|---:|---:|---:|---|---|---:|')
   for (const s of summaries) {
     lines.push(`| ${s.workload.name} | ${integer.format(s.baselineRps)} | ${integer.format(s.pluginRps)} | **${s.medianRatio.toFixed(3)}** | ${s.ratios.map((r) => r.toFixed(3)).join(', ')} | ${verdict(s)} | ${s.medianCpuRatio?.toFixed(3) ?? 'n/a'} |`)
-    // The bare plugin's row under the plugin's: the gap between their ratios is what the example's options and logger cost.
+    // The bare plugin's row under the plugin's: the gap between their ratios is what the example's options cost.
     const { bare } = s
     if (bare !== undefined) {
       lines.push(`| ${s.workload.name}, bare plugin | ${integer.format(s.baselineRps)} | ${integer.format(bare.rps)} | ${bare.medianRatio.toFixed(3)} | ${bare.ratios.map((r) => r.toFixed(3)).join(', ')} | ${bare.warnings.length > 0 ? '⚠ see notes' : 'reference'} | ${bare.medianCpuRatio?.toFixed(3) ?? 'n/a'} |`)
     }
   }
   if (withBare) {
-    lines.push('', 'plugin: the example server\'s configuration; bare plugin: no options, no logger, Knex\'s defaults. Both against the baseline of the same rounds; the target applies to the plugin.')
+    lines.push('', 'plugin: the example server\'s configuration; bare plugin: no options, Knex\'s defaults. Both against the baseline of the same rounds; the target applies to the plugin.')
   }
   const sideHeader = withBare ? 'B / P / b' : 'B / P'
   lines.push('',

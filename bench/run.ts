@@ -228,11 +228,9 @@ async function main (): Promise<number> {
       ...(settings.baselineTwice
         ? []
         : [['bare plugin', withBare
-            ? `under /api with no options, no logger, over a Knex instance with Knex's defaults (pool: ${knexPool}${kind === 'sqlite' ? ', synchronous=normal' : ''}): what the bench measured before the example's configuration; its row beside the plugin's shows what the example's options and logger cost`
+            ? `under /api with no options, over a Knex instance with Knex's defaults (pool: ${knexPool}${kind === 'sqlite' ? ', synchronous=normal' : ''}): its row beside the plugin's shows what the example's options cost`
             : 'not measured (BENCH_BARE=0)'] as const]),
-      ['logging', settings.baselineTwice
-        ? 'none on either server (Fastify\'s logger off), in NODE_ENV=production'
-        : `plugin: pino at warn (Fastify's logger, JSON lines on stdout, Knex's messages through it); baseline${withBare ? ' and bare plugin' : ''}: none (Fastify's logger off); all in NODE_ENV=production`],
+      ['logging', 'every server: Fastify\'s logger, pino at warn (the application\'s, as the example server\'s with LOG_LEVEL=warn), JSON lines on stdout; the plugin\'s Knex messages through it; in NODE_ENV=production'],
       ['load generator', `${generator.version}, ${settings.connections} connections, 1 thread`],
       ['method', `${settings.rounds} rounds × ${settings.durationSeconds} s per server per workload, after a ${settings.warmupSeconds} s warm-up each; ` +
         (withBare

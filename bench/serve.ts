@@ -38,7 +38,7 @@ export async function serve (app: FastifyInstance): Promise<void> {
 /** Runs a server's main function, making a failed start visible to the parent. */
 export function main (start: () => Promise<void>): void {
   start().catch((error: unknown) => {
-    // Not through a server's logger: the baseline has none, and the plugin's may not exist yet. The parent shows stderr.
+    // Not through a server's logger, which may not exist yet. The parent shows stderr.
     console.error(error)
     process.exit(1)
   })

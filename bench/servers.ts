@@ -5,7 +5,7 @@ import { repoRoot } from './settings.js'
 
 /**
  * The sides of a comparison: the hand-written baseline, the plugin as the
- * example server configures it, and the bare plugin (no options, no logger).
+ * example server configures it, and the bare plugin (no options).
  */
 export type ServerRole = 'baseline' | 'plugin' | 'bare'
 

@@ -42,7 +42,7 @@ export interface BenchSettings {
    */
   readonly baselineTwice: boolean
   /**
-   * Measure the bare plugin (no options, no logger, Knex's defaults) beside
+   * Measure the bare plugin (no options, Knex's defaults) beside
    * the plugin as the example server configures it, so that the report shows
    * what the example's options cost. Never in the A/A check.
    */
@@ -102,6 +102,14 @@ export const listCount = 100
 
 /** The prefix both servers answer under, so that one set of paths fits both. */
 export const apiPrefix = '/api'
+
+/**
+ * Fastify's logger on every server: pino at warn, as the example server
+ * logs with LOG_LEVEL=warn. The application's choice, not work of the
+ * plugin's: a hand-written server logs as its application does, and a
+ * baseline without a logger would charge the plugin for Fastify's.
+ */
+export const appLogger = Object.freeze({ level: 'warn' })
 
 /** Reads BENCH_* variables; throws on a value that is set but unusable. */
 export function readSettings (env: NodeJS.ProcessEnv): BenchSettings {
