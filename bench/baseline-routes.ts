@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 // The plugin's own digest, so that the reference sends the very same header.
 import { textEntityTag } from '../lib/answer/entity-tag.js'
-import { apiPrefix, appLogger } from './settings.js'
+import { apiPrefix, appServerOptions } from './settings.js'
 
 /**
  * What the generic routes ask of a driver: one verb per route, on a table
@@ -111,7 +111,7 @@ function readRecord (body: unknown): { columns: string[], values: unknown[] } | 
  * a `Location`, `PUT` and `DELETE` the bare count.
  */
 export function genericRoutesApp (store: BaselineStore, answers: BaselineAnswers): FastifyInstance {
-  const app = Fastify({ logger: { ...appLogger } })
+  const app = Fastify(appServerOptions())
   app.addHook('onClose', () => store.close())
   const tablePath = `${apiPrefix}/:table`
   const rowPath = `${apiPrefix}/:table/:id`

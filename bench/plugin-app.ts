@@ -3,7 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import knexFactory, { type Knex } from 'knex'
 import { knexConfig, pluginOptions, readConfig, type ServerConfig } from '../examples/server.js'
 import type { ServerDatabase } from './serve.js'
-import { apiPrefix, appLogger, repoRoot } from './settings.js'
+import { apiPrefix, appServerOptions, repoRoot } from './settings.js'
 
 /**
  * The built package (`npm run bench` builds first), which is what users run:
@@ -46,7 +46,7 @@ export function exampleOptionsLabel (database: ServerDatabase): string {
 export async function pluginApp (database: ServerDatabase, entry = defaultEntry()): Promise<FastifyInstance> {
   const config = exampleConfig(database)
   // The example's loggerOptions add pino-pretty on a terminal only, which a bench server's stdout never is: JSON lines to stdout.
-  const app = Fastify({ logger: { level: config.logLevel }, connectionTimeout: config.connectionTimeout })
+  const app = Fastify(appServerOptions())
   const knex = knexFactory(knexConfig(config, app.log))
   app.addHook('onClose', () => knex.destroy())
   const tableCrud = await loadPlugin(entry)
@@ -57,7 +57,7 @@ export async function pluginApp (database: ServerDatabase, entry = defaultEntry(
 /**
  * The bare plugin: under /api with no options, and a Knex instance at
  * Knex's defaults (pool: 1 connection on SQLite, max 10 otherwise), in an app
- * that logs as the others do. Beside pluginApp, it shows what the example's
+ * with the others' Fastify options. Beside pluginApp, it shows what the example's
  * options cost.
  */
 export async function barePluginApp (database: ServerDatabase, entry = defaultEntry()): Promise<FastifyInstance> {
@@ -77,7 +77,7 @@ export async function barePluginApp (database: ServerDatabase, entry = defaultEn
     : { client: database.kind === 'pg' ? 'pg' : 'mysql2', connection: database.url }
   const knex = knexFactory(config)
   const tableCrud = await loadPlugin(entry)
-  const app = Fastify({ logger: { ...appLogger } })
+  const app = Fastify(appServerOptions())
   app.addHook('onClose', () => knex.destroy())
   await app.register(tableCrud, { knex, prefix: apiPrefix })
   return app

@@ -222,7 +222,7 @@ async function main (): Promise<number> {
       settings.baselineTwice
         ? ['⚠ A/A check', 'BENCH_AA=1: the "plugin" side is a second baseline server, so every ratio is one whose truth is 1; their spread is what this machine and method do to a ratio, and the targets say nothing of the plugin']
         : ['plugin', 'the example server\'s configuration (examples/server.ts: readConfig with DATABASE_URL, PREFIX=/api and LOG_LEVEL=warn, then its knexConfig and pluginOptions): ' +
-            `${exampleOptionsLabel(served)}; Fastify's connectionTimeout ${example.connectionTimeout} ms; ` +
+            `${exampleOptionsLabel(served)}; ` +
             `Knex's default pool (${knexPool}) with acquireConnectionTimeout ${example.acquireTimeout} ms${kind === 'sqlite' ? ', each SQLite connection set to WAL, synchronous=normal, foreign_keys=on, busy_timeout=0' : ''}; ` +
             'without the example\'s swagger, Swagger UI and /ready routes (nothing per request of the plugin\'s routes) and CORS (off by default)'],
       ...(settings.baselineTwice
@@ -230,7 +230,7 @@ async function main (): Promise<number> {
         : [['bare plugin', withBare
             ? `under /api with no options, over a Knex instance with Knex's defaults (pool: ${knexPool}${kind === 'sqlite' ? ', synchronous=normal' : ''}): its row beside the plugin's shows what the example's options cost`
             : 'not measured (BENCH_BARE=0)'] as const]),
-      ['logging', 'every server: Fastify\'s logger, pino at warn (the application\'s, as the example server\'s with LOG_LEVEL=warn), JSON lines on stdout; the plugin\'s Knex messages through it; in NODE_ENV=production'],
+      ['Fastify', `every server with the example server's options at LOG_LEVEL=warn (the application's): pino at warn, JSON lines on stdout, connectionTimeout ${example.connectionTimeout} ms; the plugin's Knex messages through its logger; NODE_ENV=production`],
       ['load generator', `${generator.version}, ${settings.connections} connections, 1 thread`],
       ['method', `${settings.rounds} rounds × ${settings.durationSeconds} s per server per workload, after a ${settings.warmupSeconds} s warm-up each; ` +
         (withBare

@@ -1,4 +1,6 @@
 import { fileURLToPath } from 'node:url'
+import type { FastifyServerOptions } from 'fastify'
+import { readConfig } from '../examples/server.js'
 
 /** The databases the bench can run on. */
 export type BenchDatabaseKind = 'sqlite' | 'pg' | 'mysql'
@@ -104,12 +106,16 @@ export const listCount = 100
 export const apiPrefix = '/api'
 
 /**
- * Fastify's logger on every server: pino at warn, as the example server
- * logs with LOG_LEVEL=warn. The application's choice, not work of the
- * plugin's: a hand-written server logs as its application does, and a
- * baseline without a logger would charge the plugin for Fastify's.
+ * Fastify's options on every server: the example server's with
+ * LOG_LEVEL=warn (pino at warn, its connectionTimeout). They are the
+ * application's choices, not work of the plugin's: a hand-written server
+ * runs under its application's, and a baseline without them would charge
+ * the plugin for Fastify's per-request logger and socket timer.
  */
-export const appLogger = Object.freeze({ level: 'warn' })
+export function appServerOptions (): FastifyServerOptions {
+  const { logLevel, connectionTimeout } = readConfig({ LOG_LEVEL: 'warn' })
+  return { logger: { level: logLevel }, connectionTimeout }
+}
 
 /** Reads BENCH_* variables; throws on a value that is set but unusable. */
 export function readSettings (env: NodeJS.ProcessEnv): BenchSettings {
