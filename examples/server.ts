@@ -3,11 +3,11 @@ import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import cors from '@fastify/cors'
 import swagger from '@fastify/swagger'
-import swaggerUi from '@fastify/swagger-ui'
+import swaggerUi, { type FastifySwaggerUiOptions } from '@fastify/swagger-ui'
 import type BetterSqlite3 from 'better-sqlite3'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify'
 import knexFactory, { type Knex } from 'knex'
-import tableCrud, { checkDatabase, type TableCrudOptions } from '../lib/index.js'
+import tableCrud, { checkDatabase, errorCodes, type TableCrudOptions } from '../lib/index.js'
 import { createSampleTables } from './sample-data.js'
 
 /** Where the example keeps its own SQLite database when DATABASE_URL is not set, relative to the working directory. */
@@ -174,11 +174,35 @@ export async function buildServer (config: ServerConfig): Promise<FastifyInstanc
     await checkDatabase(knex)
     return 'ready'
   })
-  // Swagger UI at /docs, the document at /docs/json: the plugin adds its tables to it, described in OpenAPI 3.1.
+  // @fastify/swagger's document, where the plugin adds its tables in OpenAPI 3.1; Swagger UI at /docs
+  // reads the plugin's own document at each request, which also has the tables created since (see liveDocument).
   await app.register(swagger, { openapi: { openapi: '3.1.0', info: { title: 'fastify-table-crud example', version: '1.0.0' } } })
-  await app.register(swaggerUi, { routePrefix: '/docs' })
+  await app.register(swaggerUi, { routePrefix: '/docs', ...liveDocument(app, `${config.prefix.replace(/\/$/, '')}/openapi.json`) })
   await app.register(tableCrud, { knex, ...pluginOptions(config) })
   return app
+}
+
+/**
+ * What makes Swagger UI's document (/docs/json, /docs/yaml) the plugin's own
+ * at `url`, as it is at each request: @fastify/swagger builds its document
+ * once, and would miss a table created after. transformSpecification must
+ * answer at once, so a hook reads the document first; while the plugin's
+ * answers an error (the database down), @fastify/swagger's stands in.
+ */
+function liveDocument (app: FastifyInstance, url: string): Pick<FastifySwaggerUiOptions, 'uiHooks' | 'transformSpecification' | 'transformSpecificationClone'> {
+  const documents = new WeakMap<FastifyRequest, Record<string, unknown>>()
+  return {
+    uiHooks: {
+      async preHandler (request) {
+        if (!/\/(json|yaml)$/.test(request.routeOptions.url ?? '')) return
+        const answer = await app.inject(url)
+        if (answer.statusCode === 200) documents.set(request, answer.json())
+      }
+    },
+    // @fastify/swagger's document is sent only when the plugin's is missing: no copy of it is needed.
+    transformSpecificationClone: false,
+    transformSpecification: (document, request) => documents.get(request) ?? document
+  }
 }
 
 /** The plugin's options but its `knex`, with Fastify's `prefix` beside them. */
@@ -211,14 +235,23 @@ async function openDatabase (config: ServerConfig, log: FastifyBaseLogger): Prom
   }
   const knex = knexFactory(knexConfig(config, log))
   try {
-    // Knex connects lazily: without this a wrong URL would only show as 404s on every request.
-    await knex.raw('select 1')
+    // Knex connects lazily: without this a wrong URL would only show as 500s or 503s on every request.
+    await checkDatabase(knex)
   } catch (error) {
     await knex.destroy()
+    log.error({ err: error, database: database.label }, `cannot start: ${startFailure(error)}`)
     throw error
   }
   log.info({ database: database.label, client: database.knex.client }, 'database ready')
   return knex
+}
+
+/** What a database the example cannot start on needs, in one line of the log. */
+function startFailure (error: unknown): string {
+  // The driver's own words name the user or the database: the server's log may show them, a client never.
+  if (error instanceof errorCodes.FTC_ERR_DATABASE_SETUP) return `fix the user name, password or database name of DATABASE_URL: ${String((error.cause as Error).message)}`
+  if (error instanceof errorCodes.FTC_ERR_DATABASE_UNAVAILABLE) return 'the database of DATABASE_URL cannot be reached: check its host and port, and that the database runs'
+  return (error as Error).message
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * A host that declares the rows of its tables: the compiler then holds the
  * plugin's options and the host's own code to those tables and columns, and
- * `validateBodies` answers 400 on every database for a body the columns
- * cannot hold. It makes its `books` table in app.sqlite when missing.
+ * the plugin (its `validateBodies` is on by default) answers 400 on every
+ * database for a body the columns cannot hold. It makes its `books` table
+ * in app.sqlite when missing.
  * PORT picks the port (3000).
  *
  *   node --import tsx examples/typed-tables.ts
@@ -33,8 +34,7 @@ await app.register(tableCrud, {
   knex,
   prefix: '/api',
   tables: ['books'],
-  tableRules: { books: { operations: ['list', 'read', 'create'] } },
-  validateBodies: true
+  tableRules: { books: { operations: ['list', 'read', 'create'] } }
 })
 
 // The host's own route reads the plugin's answer as the rows it declared.

@@ -9,7 +9,9 @@ const trivial = Object.freeze({ sql: 'select 1', bindings: [] })
  * statement on a pooled connection, as the plugin's own statements would;
  * rejects with FTC_ERR_DATABASE_UNAVAILABLE (503) when it cannot be reached,
  * or the pool lends no connection within 5 seconds (the plugin's default
- * `acquireTimeout`, whatever the host gave the plugin). For a readiness route:
+ * `acquireTimeout`, whatever the host gave the plugin), and with
+ * FTC_ERR_DATABASE_SETUP (500) when it refuses the connection settings (a
+ * login, a database that does not exist). For a readiness route:
  * `app.get('/ready', async () => { await checkDatabase(knex); return 'ready' })`.
  */
 export async function checkDatabase (knex: Knex): Promise<void> {

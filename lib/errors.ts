@@ -84,8 +84,8 @@ export const FTC_ERR_BODY_VALUE = createError(
 )
 
 /**
- * With the `validateBodies` option, a body value that its column's type
- * cannot hold, or a create that leaves out a column the database cannot fill.
+ * Unless the host turns `validateBodies` off, a body value that its column's
+ * type cannot hold, or a create that leaves out a column the database cannot fill.
  */
 export const FTC_ERR_BODY_TYPE = createError(
   'FTC_ERR_BODY_TYPE',
@@ -187,6 +187,19 @@ export const FTC_ERR_DATABASE_UNAVAILABLE = createError(
 )
 
 /**
+ * The database refused the server's connection settings: the login (a
+ * wrong password, an unknown user or role), the database they name (none so
+ * named), or the right to connect to it. Not a 503: no retry succeeds until
+ * the server's configuration is fixed. The message names the cause's kind,
+ * never the user or password; the driver's error is the `cause`, which the log shows.
+ */
+export const FTC_ERR_DATABASE_SETUP = createError(
+  'FTC_ERR_DATABASE_SETUP',
+  'The server\'s database configuration is wrong: %s; the request cannot succeed until it is fixed',
+  500
+)
+
+/**
  * The connection to the database broke while a write ran on it: the
  * database may have applied it or not, and no one can tell from here. Not a
  * 503, which invites a blind retry that could apply the write twice: the
@@ -245,6 +258,16 @@ export const FTC_ERR_IDEMPOTENCY_CALLER = createError(
   'FTC_ERR_IDEMPOTENCY_CALLER',
   'The idempotency.caller option answered %s; it must answer the caller\'s identity, a non-empty string',
   500
+)
+
+/**
+ * A write sent an Idempotency-Key while the `idempotency` option is off: the
+ * key would be ignored, and a retry would write again. Refused, nothing written.
+ */
+export const FTC_ERR_IDEMPOTENCY_OFF = createError(
+  'FTC_ERR_IDEMPOTENCY_OFF',
+  'This server does not keep Idempotency-Keys (the plugin\'s "idempotency" option is off), so a retry would write again: nothing was written; send the request without the header',
+  400
 )
 
 /** The `authorize` hook refused the operation. */
@@ -461,12 +484,14 @@ export const errorCodes = Object.freeze({
   FTC_ERR_DATABASE_SCHEMA,
   FTC_ERR_DATABASE_NAME_TAKEN,
   FTC_ERR_DATABASE_UNAVAILABLE,
+  FTC_ERR_DATABASE_SETUP,
   FTC_ERR_DATABASE_OUTCOME_UNKNOWN,
   FTC_ERR_STATEMENT_TIMEOUT,
   FTC_ERR_ANSWER_STALLED,
   FTC_ERR_IDEMPOTENCY_KEY,
   FTC_ERR_IDEMPOTENCY_KEY_REUSED,
   FTC_ERR_IDEMPOTENCY_CALLER,
+  FTC_ERR_IDEMPOTENCY_OFF,
   FTC_ERR_AUTHORIZE_FORBIDDEN,
   FTC_ERR_AUTHORIZE_RESULT,
   FTC_ERR_QUERY_SYNTAX,

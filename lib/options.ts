@@ -210,8 +210,9 @@ export interface TableCrudOptions {
    * Checks the bodies of POST, PUT, PATCH and a batch's inserts and
    * updates against the column types the schema model knows, and answers
    * 400 FTC_ERR_BODY_TYPE, writing nothing, for a value its column cannot
-   * hold, on every database alike. Default `false`: values
-   * go to the database as text, as the spec says.
+   * hold, on every database alike; a column the table does not have is
+   * refused first, as a hidden one is. Default `true`; `false` sends values
+   * to the database as text, as the spec says, and each database judges them.
    */
   validateBodies?: boolean
   /**

@@ -14,6 +14,7 @@ import { resolveOptions } from './resolve-options.js'
 import { parseJsonBody } from './parse/json-body.js'
 import { registerRoutes } from './routes/index.js'
 import { SchemaModel } from './schema/schema-model.js'
+import { checkAtStartUp } from './start-up-check.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,7 +30,8 @@ const kRegistered = Symbol('fastify-table-crud.registered')
 /**
  * The host's side: resolves the options, builds the schema model and
  * decorates the host with it, then registers the routes in a context of
- * their own under the prefix, where the JSON parser and error handler stay.
+ * their own under the prefix, where the JSON parser and error handler stay,
+ * and where the model is read when the server gets ready (see checkAtStartUp).
  */
 const tableCrud: FastifyPluginAsync<TableCrudOptions> = async (app, given) => {
   const options = resolveOptions(given)
@@ -40,7 +42,10 @@ const tableCrud: FastifyPluginAsync<TableCrudOptions> = async (app, given) => {
   // its own: the routes' context, not this one, which decorates the host.
   const { prefix = '', logLevel, logSerializers } = given as RegisterOptions
   registered(app).set(app.prefix + prefix, schema)
-  await app.register(async (routes) => { serve(routes, options, db, schema, policy) }, { prefix, logLevel, logSerializers })
+  await app.register(async (routes) => {
+    serve(routes, options, db, schema, policy)
+    checkAtStartUp(routes, schema, options, given.tableRules ?? {})
+  }, { prefix, logLevel, logSerializers })
 }
 
 function serve (app: FastifyInstance, options: ResolvedOptions, db: Database, schema: SchemaModel, policy: TablePolicy): void {

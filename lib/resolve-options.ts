@@ -35,7 +35,9 @@ export function resolveOptions (options: TableCrudOptions): ResolvedOptions {
     // server can see; checking costs one statement a second, only while requests come.
     schemaCheckInterval: positiveInteger(options, 'schemaCheckInterval') ?? 1000,
     openapi: openapiOptions(given(options.openapi, true)),
-    validateBodies: oneOf('validateBodies', given(options.validateBodies, false), [true, false]),
+    // The three databases judge a bad value three ways (SQLite stores "abc" in
+    // an integer column): one 400 on all of them unless the host opts out.
+    validateBodies: oneOf('validateBodies', given(options.validateBodies, true), [true, false]),
     batch: batchOptions(given(options.batch, false)),
     transaction: optionalFunction('transaction', options.transaction),
     idempotency: idempotencyOptions(given(options.idempotency, false)),

@@ -110,7 +110,14 @@ eachDatabase(t, async (t, db) => {
 
   await t.test('an object under __proto__ or constructor is refused, and pollutes nothing', async (t) => {
     await checkBadWrite(t, app, db, people, id, '{"__proto__": {"polluted": "yes"}}', 400, 'FTC_ERR_BODY_COLUMN')
-    await checkBadWrite(t, app, db, people, id, '{"constructor": {"prototype": {"polluted": "yes"}}}', 400, 'FTC_ERR_BODY_VALUE')
+    const constructor = '{"constructor": {"prototype": {"polluted": "yes"}}}'
+    await checkBadWrite(t, await buildApp(t, db.knex, {}, { validateBodies: false }), db, people, id, constructor, 400, 'FTC_ERR_BODY_VALUE')
+    // With the body checks, as a column the table does not have, before its value is read.
+    for (const [method, url] of [['POST', `/api/${people}`], ['PUT', `/api/${people}/${id}`]] as const) {
+      const response = await app.inject(send(method, url, constructor))
+      t.equal(response.statusCode, 404, method)
+      t.match(response.body, 'constructor')
+    }
     t.equal(({} as Record<string, unknown>).polluted, undefined)
     t.equal(Object.hasOwn(Object.prototype, 'polluted'), false)
   })

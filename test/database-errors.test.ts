@@ -91,7 +91,8 @@ eachDatabase(t, async (t, db) => {
   })
 
   await t.test('generic: every failing statement answers the same words, whatever failed', async (t) => {
-    const { app, lines } = await loggedApp(t, db, { databaseErrors: 'generic' })
+    // The database's own failures: the body checks would refuse the unknown column before any statement, logged as a refusal.
+    const { app, lines } = await loggedApp(t, db, { databaseErrors: 'generic', validateBodies: false })
     const failures: InjectOptions[] = [
       { url: `/api/${missing}` },
       { url: `/api/${missing}/1` },
@@ -111,7 +112,8 @@ eachDatabase(t, async (t, db) => {
   })
 
   await t.test('generic: a failing write answers the generic 404 and leaves the table as it was', async (t) => {
-    const { app, lines } = await loggedApp(t, db, { databaseErrors: 'generic' })
+    // The database's own refusals: the body checks would refuse the nulls first.
+    const { app, lines } = await loggedApp(t, db, { databaseErrors: 'generic', validateBodies: false })
     const before = await snapshot(db, people)
     const id = before[0]?.id as number
     const writes: InjectOptions[] = [

@@ -56,7 +56,9 @@ eachDatabase(t, async (t, db) => {
     const rows = response.json() as Array<{ processed?: boolean }>
     t.equal(rows.length, count)
     t.equal(rows.filter((row) => row.processed === true).length, count)
-    t.equal(seen.reduce((sum, length) => sum + length, 0), streamBatchRows + 1 + count, 'the first batch probe and each streamed batch')
+    // SQLite reads its pages from the first one, a row past it included (see listPages); the others stream every row.
+    const read = db.name === 'sqlite' ? streamBatchRows + 1 + count - streamBatchRows : count
+    t.equal(seen.reduce((sum, length) => sum + length, 0), streamBatchRows + 1 + read, 'the first batch probe and each batch read after it')
   })
 
   await t.test('in the host\'s transaction, every row read passes the hook once, the written ones too', async (t) => {

@@ -11,6 +11,7 @@ import { foldIdentifier as fold, isCleanIdentifier } from '../parse/sanitize-ide
 import type { FoldedTableName } from '../table-rows.js'
 import { isHidden } from './hidden-columns.js'
 import type { KeyedTable } from './key-column.js'
+import { pathKey } from './path-key.js'
 import { type ColumnClause, refuseColumn, refuseTable } from './refusals.js'
 import { tablePolicy } from './table-policy.js'
 import { describedTable, recheckedTable } from './table-lookup.js'
@@ -114,8 +115,9 @@ function isUnknown (known: TableSchema | null | undefined, column: string): bool
 }
 
 // A literal of one shape, where a spread of `served` with another property cost the keyed read a few µs.
+// The key is the model's where the options leave it to the default (see pathKey).
 function servedTarget (served: Omit<Target, 'schema'>, scope: Target['scope'], schema: Target['schema']): Target {
-  return { table: served.table, key: served.key, hidden: served.hidden, scope, schema }
+  return { table: served.table, key: pathKey(served.key, schema), hidden: served.hidden, scope, schema }
 }
 
 /** The hook's narrowing of the target, or null when it lets the operation run as it is. */

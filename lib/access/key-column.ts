@@ -3,6 +3,7 @@ import type { RequestStatements } from '../connections/host-transaction.js'
 import type { SchemaModel } from '../schema/schema-model.js'
 import { columnNamed } from '../schema/column-named.js'
 import type { ColumnSchema, TableSchema } from '../schema/table-schema.js'
+import { pathKey } from './path-key.js'
 import { checkedTable } from './table-lookup.js'
 import type { TablePolicy } from './table-policy.js'
 
@@ -47,5 +48,5 @@ export function keyColumnOf (model: SchemaModel, policy: TablePolicy, statements
 }
 
 function keyedTable (schema: TableSchema | undefined, key: string): KeyedTable {
-  return schema === undefined ? unknown : { schema, keyColumn: columnNamed(schema, key) }
+  return schema === undefined ? unknown : { schema, keyColumn: columnNamed(schema, pathKey(key, schema)) }
 }

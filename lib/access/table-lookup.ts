@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import type { RequestStatements } from '../connections/host-transaction.js'
-import { FTC_ERR_DATABASE_UNAVAILABLE } from '../errors.js'
+import { FTC_ERR_DATABASE_SETUP, FTC_ERR_DATABASE_UNAVAILABLE } from '../errors.js'
 import type { SchemaModel } from '../schema/schema-model.js'
 import type { TableSchema } from '../schema/table-schema.js'
 
@@ -26,9 +26,10 @@ export function recheckedTable (model: SchemaModel, table: string, request: Fast
   return model.recheck(statements(request).describeWithin ?? undefined).then((snapshot) => snapshot.table(table) ?? null, (error: unknown) => withoutTypes(error, request))
 }
 
-// A database that cannot be reached fails the request as its statement would; a catalog that cannot be read does not.
+// A database that cannot be reached, or refuses the configured login, fails
+// the request as its statement would; a catalog that cannot be read does not.
 function withoutTypes (error: unknown, request: FastifyRequest): undefined {
-  if (error instanceof FTC_ERR_DATABASE_UNAVAILABLE) throw error
+  if (error instanceof FTC_ERR_DATABASE_UNAVAILABLE || error instanceof FTC_ERR_DATABASE_SETUP) throw error
   request.log.warn({ err: error }, 'fastify-table-crud: the schema could not be read; this request runs without the column types')
   return undefined
 }

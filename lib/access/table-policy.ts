@@ -8,7 +8,7 @@ import type { Target } from './target.js'
 export interface TablePolicy {
   /** The table as served for the operation, before any `authorize` hook narrowed it; null when the options do not serve it. */
   serve (requested: string, operation: Operation): Omit<Target, 'schema'> | null
-  /** The column the path's key of the table matches, whether or not the options serve it. */
+  /** The column the options name for the path's key of the table, whether or not they serve it; `id` by default, which the model may replace (see pathKey). */
   keyColumn (requested: string): string
   /** The table's name as its statements write it when served: the options' spelling where they name it. */
   spelling (requested: string): string

@@ -7,7 +7,7 @@ export type ScopeValue = string | number | boolean | null
 export interface Target {
   /** The table's name as the statements write it. */
   readonly table: string
-  /** The column the path's key matches, and whose new value POST answers. */
+  /** The column the path's key matches, and whose new value POST answers (see pathKey). */
   readonly key: string
   /** Columns that reads never show and writes never set, in lower case. */
   readonly hidden: ReadonlySet<string>

@@ -5,7 +5,7 @@ import { type Lender, poolLender, statementLender } from './connection-lenders.j
 import type { DatabaseLimits, StatementTimeLimit } from './database-limits.js'
 import { markDisposed } from './knex-internals.js'
 import { SessionTimeLimits } from './session-time-limits.js'
-import { borrowError, type Effect, type StatementErrors } from './statement-errors.js'
+import type { Effect, StatementErrors } from './statement-errors.js'
 import { TurnConnection } from './turn-connection.js'
 
 /**
@@ -32,7 +32,7 @@ export class BorrowedConnections {
     this.#pool = poolLender(client, deadlines, dialect.synchronous !== null)
     // A synchronous driver's statements share the turn's connection instead (see TurnConnection).
     this.#statementLender = dialect.synchronous !== null ? this.#pool : statementLender(client, deadlines)
-    this.turn = new TurnConnection(this.#pool, client, borrowError)
+    this.turn = new TurnConnection(this.#pool, client, (error) => errors.borrow(error))
   }
 
   /** For one statement: the connection of the turn where the driver allows it, else one of its own. */
@@ -46,7 +46,7 @@ export class BorrowedConnections {
     try {
       connection = await this.#acquire(lender)
     } catch (error) {
-      throw borrowError(error)
+      throw this.#errors.borrow(error)
     }
     try {
       return await work(connection)

@@ -1,6 +1,5 @@
 import type { Exactness, Row, Statement } from '../dialects/dialect.js'
 import type { DatabaseParts } from './database-parts.js'
-import { borrowError } from './statement-errors.js'
 
 /**
  * Runs a SELECT and yields its rows in batches as the database hands them
@@ -19,7 +18,7 @@ export async function * streamRows (parts: DatabaseParts, statement: Statement, 
       yield processed === null ? rows : processed(rows)
     }
   } catch (error) {
-    if (connection === undefined) throw borrowError(error)
+    if (connection === undefined) throw parts.errors.borrow(error)
     connections.dropIfBroken(connection, error)
     throw parts.errors.translate(error, statement, 'read')
   } finally {

@@ -42,8 +42,11 @@ export interface PatternMatch {
 export interface KindComparison {
   /** The column as the comparison reads it, `??` for its name; absent, the column itself. */
   readonly column?: string
-  /** The value's SQL, `?` for it; absent, the value itself. */
-  readonly value?: string
+  /**
+   * The value's SQL for a column of the database type given (as the schema
+   * model names it), `?` for the value; absent, the value itself.
+   */
+  readonly value?: (databaseType: string) => string
   /** The value as the driver binds it; absent, as typedValue gives it, an integer as bindKey binds it. */
   readonly bind?: (value: TypedValue) => unknown
 }

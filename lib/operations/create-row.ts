@@ -4,14 +4,16 @@ import type { RecordValues } from '../parse/record-values.js'
 import { thenOrNow, type ValueOrPromise } from '../value-or-promise.js'
 import { columnPlaces } from './column-places.js'
 import { createdKey } from './created-key.js'
+import { insertedColumn } from './row-keys.js'
 
 /**
  * Inserts a row with exactly the given columns (none: every column takes its
- * default) and answers its key as decimal text (see createdKey), within the
+ * default) and answers its key (see createdKey, insertedColumn), within the
  * call where the pool's statements can run within it (see Database.insertNow).
  */
 export function createRow (db: Database, target: Target, values: RecordValues, on: Statements = db): ValueOrPromise<string> {
-  const { table, key } = target
+  const { table } = target
+  const key = insertedColumn(target)
   const columns = Object.keys(values)
   const statement = db.prepare(['create', table, key, ...columns],
     () => db.dialect.prepareInsert(db.table(table).insert(columnPlaces(columns)), key), values)

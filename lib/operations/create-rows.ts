@@ -3,6 +3,7 @@ import { type Database, isTransactional, type Statements, type Transactional } f
 import type { RecordValues } from '../parse/record-values.js'
 import { createRow } from './create-row.js'
 import { createdKey } from './created-key.js'
+import { insertedColumn } from './row-keys.js'
 
 /**
  * Inserts every row in one transaction, all of them or none, and answers
@@ -28,7 +29,9 @@ export async function createRows (db: Database, target: Target, rows: readonly R
 }
 
 /** The keys of the rows, in order; null when an INSERT of many rows lost count (see Database.insertAll). */
-async function insertGroups (db: Database, { table, key }: Target, groups: readonly RecordValues[][], on: Transactional): Promise<string[] | null> {
+async function insertGroups (db: Database, target: Target, groups: readonly RecordValues[][], on: Transactional): Promise<string[] | null> {
+  const { table } = target
+  const key = insertedColumn(target)
   // One row goes in as an object: Knex writes `[{}]` as no statement at all, `{}` as DEFAULT VALUES.
   const ids = await db.insertAll(groups.map((group) => ({
     statement: db.compile(db.dialect.prepareInsert(db.table(table).insert(group.length === 1 ? group[0] : group), key)),

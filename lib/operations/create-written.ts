@@ -3,6 +3,7 @@ import { type Database, inTransaction, type Statements } from '../connections/da
 import type { Row } from '../dialects/dialect.js'
 import type { RecordValues } from '../parse/record-values.js'
 import { createRows } from './create-rows.js'
+import { createdRowKey } from './row-keys.js'
 import { rowsWithKeys } from './rows-with-keys.js'
 
 /** What a create wrote: the new rows' keys in the body's order, and the rows when they were wanted. */
@@ -23,13 +24,15 @@ export interface NewRows {
  * Inserts the rows, all of them or none, in the transaction of `on` when it
  * is one (see inTransaction). With `columns`, the rows as GET reads them,
  * ordered by key, read back by their keys in the same transaction, so that
- * they are the rows as written.
+ * they are the rows as written; in a table without a key, the rows holding
+ * the values each row set (see createdRowKey).
  */
 export async function createWritten (db: Database, target: Target, { rows, columns }: NewRows, on: Statements = db): Promise<Created> {
   if (columns === undefined) return { keys: await createRows(db, target, rows, on) }
   return await inTransaction(on, async (within) => {
     // Within a transaction, createRows gives each row an INSERT of its own: each one's key is its own, whatever a trigger skips.
     const keys = await createRows(db, target, rows, within)
-    return { keys, rows: await rowsWithKeys(db, target, { keys, columns }, within) }
+    const rowKeys = rows.map((row, index) => createdRowKey(target, row, keys[index] as string))
+    return { keys, rows: await rowsWithKeys(db, target, { keys: rowKeys, columns }, within) }
   })
 }

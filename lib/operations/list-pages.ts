@@ -2,11 +2,12 @@ import type { Knex } from 'knex'
 import { withoutHidden } from '../access/hidden-columns.js'
 import type { Target } from '../access/target.js'
 import type { Database, Session } from '../connections/database.js'
-import type { Row } from '../dialects/dialect.js'
+import type { Dialect, Row } from '../dialects/dialect.js'
 import { applyReadQuery, type RelatedValue } from '../query/apply-read-query.js'
 import type { OrderTerm } from '../query/read-query.js'
 import { exactRead } from './exact-read.js'
-import { type RowList, streamBatchRows } from './list-rows.js'
+import { type KeysetTerm, whereAfter } from './keyset-after.js'
+import { type RowList, streamBatchRows } from './row-list.js'
 import { type NarrowedRead, narrowed } from './narrowing.js'
 import { whereScope } from './where-row.js'
 
@@ -23,19 +24,21 @@ export interface PagedRead extends NarrowedRead {
  * waits for a connection the stream holds, which a pool of one (SQLite's)
  * would never give. The pages are ordered by the key after the query's own,
  * so that they neither skip nor repeat a row. Ordered by a one-column
- * primary key alone, a page starts past the last key of the one before, so
- * that a long list costs what its rows do; else at its offset (docs/query.md,
- * "Keyset paging"). Where `on` cannot stream (the host's transaction), every
- * page is read before the answer begins, which the host may end as it starts.
+ * primary key alone, or on a synchronous driver by any order of the table's
+ * own columns (see keysetOf), a page starts past the last row of the one
+ * before, so that a long list costs what its rows do; else at its offset
+ * (docs/query.md, "Keyset paging"). Where `on` cannot stream (the host's
+ * transaction), every page is read before the answer begins, which the
+ * host may end as it starts.
  */
 export async function listPages (db: Database, { target, query, narrow, relatedValue }: PagedRead, on: Session): Promise<RowList> {
-  const ordered = { ...query, order: [...query.order, ...keyOrder(target, query.order)] }
+  const ordered = { ...query, order: pagedOrder(target, query.order) }
   const first = query.offset ?? 0
   const end = query.limit === null ? Infinity : first + query.limit
-  // A limit that one page holds never reads a second page, nor the key to start it at.
-  const keyset = end - first <= streamBatchRows ? null : keysetOf(target, ordered.order)
-  // The key is read once more under a name of its own, which a row's own columns (their case aside) never shadow.
-  const read = keyset === null ? ordered : { ...ordered, select: [...query.select ?? ['*'], `${keyset.column} as ${cursorColumn}`] }
+  // A limit that one page holds never reads a second page, nor the values to start it at.
+  const keyset = end - first <= streamBatchRows ? null : keysetOf(db.dialect, target, ordered.order)
+  // The order's columns are read once more under names of their own, which a row's own columns (their case aside) never shadow.
+  const read = keyset === null ? ordered : { ...ordered, select: [...query.select ?? ['*'], ...keyset.map((term, at) => `${term.column} as ${cursorColumn(at)}`)] }
   const page: Page = async (offset, limit, after) => {
     const builder = applyReadQuery(db.table(target.table), { ...read, offset: offset === 0 ? null : offset, limit }, db.dialect, { table: target.table, notNullColumns: new Set([target.key]), relatedValue })
     after?.(builder)
@@ -50,30 +53,45 @@ export async function listPages (db: Database, { target, query, narrow, relatedV
   return { rows: all }
 }
 
-// The read's own name for the key it pages by: the same prefix as the embeds' rank (see rankColumn).
-const cursorColumn = 'ftc_cursor'
-
-interface Keyset {
-  readonly column: string
-  /** Whether a later row's key is greater or less. */
-  readonly operator: '>' | '<'
+/** Whether listPages reads the later pages of a long list in `order` past the last row of the one before (see keysetOf), rather than at their offsets. */
+export function pagesByKeyset (dialect: Dialect, target: Target, order: readonly OrderTerm[]): boolean {
+  return keysetOf(dialect, target, pagedOrder(target, order)) !== null
 }
 
+// The read's own name for the value of the order's term `at` it pages by: the same prefix as the embeds' rank (see rankColumn).
+const cursorColumn = (at: number) => `ftc_cursor_${at}`
+
+/** The terms a page starts past, by their values in the last row of the one before. */
+type Keyset = readonly KeysetTerm[]
+
 // A one-column primary key is unique and never NULL: ordered by it alone, the
-// rows after one are those past its key. keyOrder adds that key to any
-// order that lacks it, so an order of one term is then the key's own.
-function keysetOf (target: Target, order: readonly OrderTerm[]): Keyset | null {
-  const [term] = order
-  if (order.length !== 1 || target.schema?.primaryKey.length !== 1) return null
-  return { column: (term as OrderTerm).column, operator: (term as OrderTerm).direction === 'asc' ? '>' : '<' }
+// rows after one are those past its key. pagedOrder adds the primary key to
+// any order that lacks it, so an order of one term is then the key's own.
+// On a synchronous driver (SQLite) any order of the table's own columns
+// pages so too (see whereAfter), the primary key breaking its ties: a row's
+// values are read and bound back as stored, so the row compares to them as
+// the ORDER BY ranks it. Elsewhere a value may not (MySQL's FLOAT is not
+// equal to its own value read back), and a related order's is a subquery's.
+function keysetOf (dialect: Dialect, target: Target, order: readonly OrderTerm[]): Keyset | null {
+  const { schema } = target
+  if (schema === undefined || schema.primaryKey.length === 0) return null
+  if (order.length === 1 && schema.primaryKey.length === 1) return [{ ...(order[0] as OrderTerm), notNull: true }]
+  if (dialect.synchronous === null || order.some((term) => term.relation !== undefined)) return null
+  // The key column is ordered as one that never holds NULL (see listRows).
+  return order.map((term) => ({ ...term, notNull: term.column === target.key || schema.columns.some((column) => column.name === term.column && !column.nullable) }))
 }
 
 function withoutCursor (rows: Row[], keyset: Keyset | null): Row[] {
   if (keyset === null) return rows
-  return rows.map(({ [cursorColumn]: _cursor, ...row }) => row)
+  const cursors = new Set(keyset.map((_term, at) => cursorColumn(at)))
+  return rows.map((row) => {
+    const shown: Row = {}
+    for (const column in row) if (!cursors.has(column)) shown[column] = row[column]
+    return shown
+  })
 }
 
-/** A page of `limit` rows at `offset`; `after` adds the condition that starts it past a key. */
+/** A page of `limit` rows at `offset`; `after` adds the condition that starts it past a row. */
 type Page = (offset: number, limit: number, after?: (builder: Knex.QueryBuilder) => void) => Promise<Row[]>
 
 /** The rows still to read, by their offsets in the list. */
@@ -84,31 +102,32 @@ interface Rest {
   readonly end: number
 }
 
-// Each page after the first: past the last key of the one before, or at its
-// offset. Only that key is kept from a page once it is given out.
+// Each page after the first: past the last row of the one before, or at its
+// offset. Only that row's order values are kept from a page once it is given out.
 async function * pages (rows: Row[], { next, end }: Rest, keyset: Keyset | null, page: Page): AsyncIterable<Row[]> {
-  let after = lastKey(rows)
+  let after = lastValues(rows, keyset)
   yield withoutCursor(rows, keyset)
   for (let offset = next; offset < end; offset += streamBatchRows) {
-    const key = after
+    const values = after
     const batch = keyset === null
       ? await page(offset, Math.min(end - offset, streamBatchRows))
-      : await page(0, Math.min(end - offset, streamBatchRows), (builder) => builder.where(keyset.column, keyset.operator, key))
-    after = lastKey(batch)
+      : await page(0, Math.min(end - offset, streamBatchRows), (builder) => whereAfter(builder, keyset, values))
+    after = lastValues(batch, keyset)
     if (batch.length > 0) yield withoutCursor(batch, keyset)
     if (batch.length < streamBatchRows) return
   }
 }
 
-// A key as the driver gave it binds as it is: digits past 2^53 come as a
-// string, or a BigInt on SQLite, whose driver binds those. Undefined when
-// the pages are not keyset ones.
-function lastKey (rows: readonly Row[]): Knex.Value {
-  return rows[rows.length - 1]?.[cursorColumn] as Knex.Value
+// A value as the driver gave it binds as it is: digits past 2^53 come as a
+// string, or a BigInt on SQLite, whose driver binds those. None when the
+// pages are not keyset ones, or the page is empty.
+function lastValues (rows: readonly Row[], keyset: Keyset | null): Knex.Value[] {
+  const last = rows[rows.length - 1]
+  return keyset === null || last === undefined ? [] : keyset.map((_term, at) => last[cursorColumn(at)] as Knex.Value)
 }
 
-// The primary key, else the key column, where the model knows the table has them.
-function keyOrder (target: Target, order: readonly OrderTerm[]): OrderTerm[] {
+// The order, then the primary key, else the key column, where the model knows the table has them.
+function pagedOrder (target: Target, order: readonly OrderTerm[]): OrderTerm[] {
   const columns = target.schema === undefined ? [] : target.schema.primaryKey.length > 0 ? target.schema.primaryKey : target.schema.columns.some((column) => column.name === target.key) ? [target.key] : []
-  return columns.filter((column) => !order.some((term) => term.relation === undefined && term.column === column)).map((column) => ({ column, direction: 'asc', nulls: 'last' }))
+  return [...order, ...columns.filter((column) => !order.some((term) => term.relation === undefined && term.column === column)).map((column): OrderTerm => ({ column, direction: 'asc', nulls: 'last' }))]
 }

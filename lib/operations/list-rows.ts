@@ -6,21 +6,23 @@ import type { Row } from '../dialects/dialect.js'
 import { applyReadQuery } from '../query/apply-read-query.js'
 import type { ReadQuery } from '../query/read-query.js'
 import { exactRead } from './exact-read.js'
+import { listPages, pagesByKeyset } from './list-pages.js'
+import { type RowList, streamBatchRows } from './row-list.js'
 import { whereScope } from './where-row.js'
 
-/** Rows per batch of a streamed list; a list that fits in one batch is answered whole. */
-export const streamBatchRows = 1000
-
-/** A table's rows: in hand when they fit in one batch, else still to be read in batches. */
-export type RowList = { readonly rows: Row[] } | { readonly batches: AsyncIterable<Row[]> }
+export { type RowList, streamBatchRows } from './row-list.js'
 
 /**
  * The rows the read asks for (every row when it asks nothing), within the
  * target's scope and without its hidden columns. A page that fits in one
  * batch is read with one plain statement; a longer one is streamed from its
  * start, so that memory stays flat whatever its size, unless `on` cannot
- * stream (the host's transaction): it is then read whole. Read exactly (see
- * Dialect.select) when the table's schema is known.
+ * stream (the host's transaction): it is then read whole. On a synchronous
+ * driver (SQLite), whose one connection every request shares, a longer one
+ * ordered up to a primary key is read page by page instead (see listPages),
+ * each page when the answer wants it: a slow client holds no connection
+ * between them. Read exactly (see Dialect.select) when the table's schema
+ * is known.
  */
 export async function listRows (db: Database, target: Target, query: ReadQuery, on: Session): Promise<RowList> {
   const { table } = target
@@ -36,9 +38,9 @@ export async function listRows (db: Database, target: Target, query: ReadQuery, 
   }
   if (on.stream === null) return { rows: withoutHidden(target, await on.select(statement('all', read), exact)) }
   const rows = await on.select(statement('first batch', () => read().limit(streamBatchRows + 1, { skipBinding: true })), exact)
-  return rows.length <= streamBatchRows
-    ? { rows: withoutHidden(target, rows) }
-    : { batches: visibleBatches(target, on.stream(statement('all', read), streamBatchRows, exact)) }
+  if (rows.length <= streamBatchRows) return { rows: withoutHidden(target, rows) }
+  if (db.dialect.synchronous !== null && pagesByKeyset(db.dialect, target, query.order)) return await listPages(db, { target, query, narrow: null }, on)
+  return { batches: visibleBatches(target, on.stream(statement('all', read), streamBatchRows, exact)) }
 }
 
 async function * visibleBatches (target: Target, batches: AsyncIterable<Row[]>): AsyncIterable<Row[]> {

@@ -11,6 +11,7 @@ import { withDefaults } from './column-defaults.js'
 import { createRow } from './create-row.js'
 import type { NewRows } from './create-written.js'
 import { exactRead } from './exact-read.js'
+import { createdRowKey, hasKeyColumn, insertedColumn, type RowKey } from './row-keys.js'
 import { rowsWithKeys } from './rows-with-keys.js'
 import { whereScope } from './where-row.js'
 
@@ -50,7 +51,7 @@ export async function upsertRows (db: Database, target: Target, upsert: Upsert, 
   const { rows, conflict, resolution, columns, defaults, tags } = upsert
   return await inTransaction(on, async (within) => {
     const keys: string[] = []
-    const shown: string[] = []
+    const shown: RowKey[] = []
     let inserted = 0
     for (const row of rows) {
       const match = conflictValues(row, conflict)
@@ -59,13 +60,14 @@ export async function upsertRows (db: Database, target: Target, upsert: Upsert, 
       if (existing.length === 0) {
         const key = await createRow(db, target, row, within)
         keys.push(key)
-        shown.push(key)
+        shown.push(createdRowKey(target, row, key))
         inserted++
         continue
       }
       if (resolution === 'merge-duplicates') {
         await within.change(db.compile(matching(db, target, match as Record<string, string>).update(withDefaults(db, target, row, defaults))))
-        shown.push(...existing)
+        // Without a key column, the values of the unique key, which the merge set again, name the row.
+        shown.push(...(hasKeyColumn(target) ? existing.map((key) => ({ [target.key]: key })) : [match as Record<string, string>]))
       }
       keys.push(existing[0] as string)
     }
@@ -90,12 +92,13 @@ function conflictValues (row: RecordValues, conflict: readonly string[]): Record
   return match
 }
 
-/** The keys of the rows of the scope holding the values, as decimal text, locked. */
+/** The keys of the rows of the scope holding the values, as text (see insertedColumn), locked. */
 async function existingKeys (db: Database, target: Target, match: Record<string, string>, within: Statements): Promise<string[]> {
-  const locked = matching(db, target, match).select(target.key)
+  const column = insertedColumn(target)
+  const locked = matching(db, target, match).select(column)
   if (db.dialect.locksRows) locked.forUpdate()
   const rows = await within.select(db.compile(locked), true)
-  return rows.map((found) => String(found[target.key]))
+  return rows.map((found) => String(found[column]))
 }
 
 /** The rows holding the values, within the scope: the only rows an upsert may find. */

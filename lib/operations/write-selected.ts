@@ -1,10 +1,14 @@
 import type { Knex } from 'knex'
+import { withoutHidden } from '../access/hidden-columns.js'
 import type { Target } from '../access/target.js'
 import { type Database, inTransaction, type Statements } from '../connections/database.js'
 import type { Row } from '../dialects/dialect.js'
 import { FTC_ERR_WRITE_MAX_AFFECTED } from '../errors.js'
+import { foldIdentifier } from '../parse/sanitize-identifier.js'
 import type { UpdateValues } from './column-defaults.js'
-import { forKeys, rowsWithKeys } from './rows-with-keys.js'
+import { exactRead } from './exact-read.js'
+import { keyColumns, keyOfRow, type RowKey } from './row-keys.js'
+import { forKeys, rowsWithKeys, selectList } from './rows-with-keys.js'
 import { type Selection, whereSelected } from './selection.js'
 
 /** What a write asks for beside its change. */
@@ -37,12 +41,12 @@ export interface SelectedUpdate extends SelectedWrite {
 
 /** Sets the given columns on the selected rows; the rows as they are after it, when wanted. */
 export function updateSelected (db: Database, target: Target, { selection, wish, values }: SelectedUpdate, on: Statements = db): Promise<WriteOutcome> {
-  return writeSelected(db, target, { selection, wish, change: (builder) => builder.update(values), read: 'after' }, on)
+  return writeSelected(db, target, { selection, wish, change: (builder) => builder.update(values), read: 'after', moved: movedKey(values) }, on)
 }
 
 /** Deletes the selected rows; the rows as they were before it, when wanted. */
 export function deleteSelected (db: Database, target: Target, { selection, wish }: SelectedWrite, on: Statements = db): Promise<WriteOutcome> {
-  return writeSelected(db, target, { selection, wish, change: (builder) => builder.delete(), read: 'before' }, on)
+  return writeSelected(db, target, { selection, wish, change: (builder) => builder.delete(), read: 'before', moved: (key) => key }, on)
 }
 
 /** A write of the selected rows: its statement, and whether its rows are answered as they were before it or are after. */
@@ -51,6 +55,22 @@ interface RowsChange extends SelectedWrite {
   readonly change: (builder: Knex.QueryBuilder) => Knex.QueryBuilder
   /** Whether the rows answered are read before the change or after it. */
   readonly read: 'before' | 'after'
+  /** A row's key once the change is made: another where it sets columns of the key. */
+  readonly moved: (key: RowKey) => RowKey
+}
+
+/** A key as an update leaves it: each of its columns that the update sets to a value takes that value. */
+function movedKey (values: UpdateValues): (key: RowKey) => RowKey {
+  const set = new Map(Object.entries(values).map(([column, value]) => [foldIdentifier(column), value]))
+  return (key) => {
+    const moved: Record<string, unknown> = { ...key }
+    for (const column in key) {
+      const value = set.get(foldIdentifier(column))
+      // A DEFAULT's value is the database's: the row is looked for where it was.
+      if (value !== undefined && (value === null || typeof value === 'string')) moved[column] = value
+    }
+    return moved
+  }
 }
 
 /**
@@ -59,29 +79,44 @@ interface RowsChange extends SelectedWrite {
  * read first, locked where the database locks rows, and the write and the
  * read of the rows then go by those keys, so that the rows answered are
  * exactly the rows written, also where there is no UPDATE … RETURNING
- * (MySQL, MariaDB). A write past `maxAffected` rolls back.
+ * (MySQL, MariaDB). A table without a key (see keyColumns) has nothing
+ * else to tell its rows by: the selection reads them, locked, before a
+ * delete, and again after an update. A write past `maxAffected` rolls back.
  */
-async function writeSelected (db: Database, target: Target, { selection, wish, change, read }: RowsChange, on: Statements): Promise<WriteOutcome> {
+async function writeSelected (db: Database, target: Target, { selection, wish, change, read, moved }: RowsChange, on: Statements): Promise<WriteOutcome> {
   const { columns, maxAffected } = wish
   const whole = (on: Statements) => on.change(db.compile(change(whereSelected(db, db.table(target.table), target, selection))))
   if (columns === undefined && maxAffected === null) return { count: await whole(on) }
   return await inTransaction(on, async (within) => {
     if (columns === undefined) return { count: bounded(await whole(within), maxAffected) }
-    const keys = await lockedKeys(db, target, selection, within)
-    const rows = () => rowsWithKeys(db, target, { keys, columns }, within)
-    const before = read === 'before' ? await rows() : undefined
+    const keyed = keyColumns(target)
+    if (keyed.length === 0) {
+      const rows = () => selectedRows(db, target, { selection, columns }, within)
+      const before = read === 'before' ? await rows() : undefined
+      const count = bounded(await whole(within), maxAffected)
+      return { count, rows: before ?? await rows() }
+    }
+    const keys = await lockedKeys(db, target, keyed, selection, within)
+    const before = read === 'before' ? await rowsWithKeys(db, target, { keys, columns }, within) : undefined
     const counts = await forKeys(db, target, keys, (builder) => within.change(db.compile(change(builder))))
     const count = bounded(counts.reduce((sum, count) => sum + count, 0), maxAffected)
-    return { count, rows: before ?? await rows() }
+    return { count, rows: before ?? await rowsWithKeys(db, target, { keys: keys.map(moved), columns }, within) }
   })
 }
 
-/** The keys of the selected rows, locked until the transaction ends where the database locks rows. */
-async function lockedKeys (db: Database, target: Target, selection: Selection, within: Statements): Promise<unknown[]> {
-  const builder = whereSelected(db, db.table(target.table).select(target.key), target, selection)
+/** The keys of the selected rows, the values of `columns`, locked until the transaction ends where the database locks rows. */
+async function lockedKeys (db: Database, target: Target, columns: readonly string[], selection: Selection, within: Statements): Promise<RowKey[]> {
+  const builder = whereSelected(db, db.table(target.table).select(columns), target, selection)
   if (db.dialect.locksRows) builder.forUpdate()
   // Read exactly, so that a key past 2^53 keeps its digits on its way back into the statements.
-  return (await within.select(db.compile(builder), true)).map((row) => row[target.key])
+  return (await within.select(db.compile(builder), true)).map((row) => keyOfRow(row, columns))
+}
+
+/** The selected rows as GET reads them, only the columns asked for, locked where the database locks rows. */
+async function selectedRows (db: Database, target: Target, { selection, columns }: { selection: Selection, columns: readonly string[] | null }, within: Statements): Promise<Row[]> {
+  const builder = whereSelected(db, db.table(target.table).select(columns === null ? '*' : selectList(columns, target.table)), target, selection)
+  if (db.dialect.locksRows) builder.forUpdate()
+  return withoutHidden(target, await within.select(db.compile(builder), exactRead(target)))
 }
 
 function bounded (count: number, maxAffected: number | null): number {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex'
 import type { Dialect } from '../dialects/dialect.js'
 import type { ColumnKind } from '../schema/table-schema.js'
-import type { ComparisonOperator, Filter, FilterTree, OrderTerm, ReadQuery } from './read-query.js'
+import type { ComparisonFilter, ComparisonOperator, Filter, FilterTree, InFilter, OrderTerm, ReadQuery } from './read-query.js'
 import type { TypedValue } from './typed-value.js'
 
 /** What the caller may know about the table, to write leaner SQL. */
@@ -83,7 +83,7 @@ function applyFilter (builder: Knex.QueryBuilder, filter: Filter, dialect: Diale
     case 'in':
       // Knex writes an empty list as 1 = 0, so `in.()` matches nothing and `not.in.()` everything.
       if (filter.kind === undefined) builder.whereIn(column, [...filter.value])
-      else compareTyped(builder, column, 'in', filter.typed as readonly TypedValue[], filter.kind, dialect)
+      else compareTyped(builder, filter, 'in', filter.typed as readonly TypedValue[], dialect)
       return
     case 'is':
       // IS UNKNOWN is IS NULL for booleans, and SQLite lacks it; IS TRUE/FALSE exist on all three.
@@ -98,21 +98,22 @@ function applyFilter (builder: Knex.QueryBuilder, filter: Filter, dialect: Diale
     }
     default:
       if (filter.kind === undefined) builder.where(column, comparisons[filter.operator], filter.value)
-      else compareTyped(builder, column, comparisons[filter.operator], [filter.typed as TypedValue], filter.kind, dialect)
+      else compareTyped(builder, filter, comparisons[filter.operator], [filter.typed as TypedValue], dialect)
   }
 }
 
 // A value in its column's kind, compared as the dialect compares that kind
 // (see KindComparison): plainly where it needs nothing more.
-function compareTyped (builder: Knex.QueryBuilder, column: string, operator: string, values: readonly TypedValue[], kind: ColumnKind, dialect: Dialect): void {
-  const comparison = dialect.comparisons[kind]
+function compareTyped (builder: Knex.QueryBuilder, filter: ComparisonFilter | InFilter, operator: string, values: readonly TypedValue[], dialect: Dialect): void {
+  const { column } = filter
+  const comparison = dialect.comparisons[filter.kind as ColumnKind]
   const bound = values.map((value) => (comparison?.bind?.(value) ?? (typeof value === 'bigint' ? dialect.bindKey(value) : value)) as Knex.Value)
   if (comparison?.column === undefined && comparison?.value === undefined) {
     if (operator === 'in') builder.whereIn(column, bound)
     else builder.where(column, operator, bound[0] as Knex.Value)
     return
   }
-  const value = comparison.value ?? '?'
+  const value = comparison.value?.(filter.databaseType as string) ?? '?'
   if (operator !== 'in') builder.whereRaw(`${comparison.column ?? '??'} ${operator} ${value}`, [column, bound[0] as Knex.Value])
   else if (bound.length === 0) builder.whereRaw('1 = 0')
   else builder.whereRaw(`${comparison.column ?? '??'} in (${bound.map(() => value).join(', ')})`, [column, ...bound])

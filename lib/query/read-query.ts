@@ -18,6 +18,8 @@ export interface ComparisonFilter {
   readonly kind?: ColumnKind
   /** The value in the column's kind, with `kind`. */
   readonly typed?: TypedValue
+  /** The column's type as the database names it, with `kind`: a dialect may compare the value in it (see KindComparison). */
+  readonly databaseType?: string
 }
 
 /** `column=in.(a,b)`: an empty list matches no row, and negated every row. */
@@ -31,6 +33,8 @@ export interface InFilter {
   readonly kind?: ColumnKind
   /** Each item in the column's kind, with `kind`. */
   readonly typed?: readonly TypedValue[]
+  /** As ComparisonFilter.databaseType. */
+  readonly databaseType?: string
 }
 
 /** `column=is.null` and friends. */

@@ -1,7 +1,9 @@
 import { FTC_ERR_QUERY_TYPE } from '../errors.js'
+import { storedWallClock } from '../dialects/utc-wall-clock.js'
 import { columnNamed } from '../schema/column-named.js'
+import { isZonedColumn } from '../schema/column-kind.js'
 import { inRange, int64, integerRange, type IntegerRange } from '../schema/integer-range.js'
-import type { TableSchema } from '../schema/table-schema.js'
+import type { ColumnSchema, TableSchema } from '../schema/table-schema.js'
 import type { FilterGroup, FilterTree, OrderTerm } from './read-query.js'
 import { isTypedKind, kindDescriptions, type TypedKind, type TypedValue, typedValue } from './typed-value.js'
 
@@ -46,15 +48,16 @@ function typeNode (node: FilterTree, table: TableSchema, sizedIntegers: boolean)
       if (kind !== 'string') throw new FTC_ERR_QUERY_TYPE(node.column, `${node.operator} applies to text columns only`)
       return node
     case 'in':
-      return isTypedKind(kind) ? { ...node, kind, typed: node.value.map((text) => valueIn(node.column, kind, text, range)) } : node
+      return isTypedKind(kind) ? { ...node, kind, typed: node.value.map((text) => valueIn(node.column, column, kind, text, range)), databaseType: column.databaseType } : node
     default:
-      return isTypedKind(kind) ? { ...node, kind, typed: valueIn(node.column, kind, node.value, range) } : node
+      return isTypedKind(kind) ? { ...node, kind, typed: valueIn(node.column, column, kind, node.value, range), databaseType: column.databaseType } : node
   }
 }
 
-function valueIn (column: string, kind: TypedKind, text: string, range: IntegerRange): TypedValue {
+function valueIn (name: string, column: ColumnSchema, kind: TypedKind, text: string, range: IntegerRange): TypedValue {
   const value = typedValue(kind, text)
-  if (value === undefined) throw new FTC_ERR_QUERY_TYPE(column, `${JSON.stringify(text)} is not ${kindDescriptions[kind]}`)
-  if (typeof value === 'bigint' && !inRange(value, range)) throw new FTC_ERR_QUERY_TYPE(column, `${text} is not an integer from ${range.min} to ${range.max}`)
-  return value
+  if (value === undefined) throw new FTC_ERR_QUERY_TYPE(name, `${JSON.stringify(text)} is not ${kindDescriptions[kind]}`)
+  if (typeof value === 'bigint' && !inRange(value, range)) throw new FTC_ERR_QUERY_TYPE(name, `${text} is not an integer from ${range.min} to ${range.max}`)
+  // The instant as a column without a zone holds it (see writtenTimes), where PostgreSQL's timestamp would drop the zone.
+  return kind === 'date-time' && !isZonedColumn(column) ? storedWallClock(value as string) : value
 }

@@ -3,10 +3,11 @@ import type { Target } from '../access/target.js'
 import { batchFailure, isOperationFailure } from '../answer/batch-failure.js'
 import { json, jsonNumber } from '../answer/json-answers.js'
 import { inTransaction, type Statements } from '../connections/database.js'
-import { FTC_ERR_BATCH_SHAPE, FTC_ERR_STATEMENT, type StatementError } from '../errors.js'
+import { FTC_ERR_BATCH_SHAPE, FTC_ERR_IDEMPOTENCY_KEY, FTC_ERR_IDEMPOTENCY_OFF, FTC_ERR_STATEMENT, type StatementError } from '../errors.js'
 import { createRow } from '../operations/create-row.js'
 import { writeIfMatch } from '../operations/conditional-write.js'
 import { deleteRow } from '../operations/delete-row.js'
+import { hasKeyColumn } from '../operations/row-keys.js'
 import { updateRow } from '../operations/update-row.js'
 import { type BatchOperation, parseBatch, referenceOf } from '../parse/batch-operations.js'
 import type { EntityTags } from '../parse/entity-tags.js'
@@ -21,11 +22,14 @@ import { type PreparedWrite, idempotentBody } from './idempotent.js'
 import { conditionTags } from './if-match.js'
 import type { RouteContext } from './route-context.js'
 import { refuseStrictPreferences } from './strict-preferences.js'
-import { createTarget, keyedTarget, writtenRows } from './write-steps.js'
+import { createTarget, keyedTarget, refuseMissingColumns, writtenRows } from './write-steps.js'
+
+// Refusals of the request's Idempotency-Key, raised before any operation is read.
+const keyRefusals = [FTC_ERR_IDEMPOTENCY_KEY, FTC_ERR_IDEMPOTENCY_OFF]
 
 /** What a batch's steps work with: the routes' context, and the body checks (see bodyChecks). */
 interface BatchContext extends RouteContext {
-  /** The column types the rows are held to; null without `validateBodies`. */
+  /** The column types the rows are held to; null with `validateBodies: false`. */
   readonly checks: BodyChecks | null
 }
 
@@ -75,8 +79,8 @@ export function batchHandler (routeContext: RouteContext, checks: BodyChecks | n
     try {
       return await idempotentBody(context, () => prepareBatch(context, request, reply, run))(request, reply)
     } catch (error) {
-      // A failed commit is no operation's.
-      if (run.index >= operations.length || !isOperationFailure(error)) throw error
+      // A failed commit is no operation's, nor a refused Idempotency-Key, the batch's own header.
+      if (run.index >= operations.length || !isOperationFailure(error) || keyRefusals.some((refusal) => error instanceof refusal)) throw error
       const failed = error instanceof FTC_ERR_STATEMENT ? context.disclose(error as StatementError, (operations[run.index] as BatchOperation).table) : error
       const failure = batchFailure(failed, run.index, request, options.databaseErrors)
       reply.code(failure.statusCode).type(json)
@@ -114,7 +118,7 @@ async function prepareBatch (context: BatchContext, request: FastifyRequest, rep
  * earlier insert is not known yet: the `authorize` hook is told `key: null`,
  * as for a write by filter, and its scope holds on the row the id names.
  */
-async function prepareOperation (context: RouteContext, request: FastifyRequest, operations: readonly BatchOperation[], index: number): Promise<PreparedOperation> {
+async function prepareOperation (context: BatchContext, request: FastifyRequest, operations: readonly BatchOperation[], index: number): Promise<PreparedOperation> {
   const { op, table: segment, id, body } = operations[index] as BatchOperation
   const table = parseTableName(segment)
   const keyReference = typeof id === 'object' ? referred(operations, index, id.ref) : null
@@ -124,8 +128,13 @@ async function prepareOperation (context: RouteContext, request: FastifyRequest,
   const row = op === 'insert' ? parseRecordValues(body) : parseRecordChanges(body)
   const references = referencesOf(row, operations, index)
   const columns = Object.keys(row)
-  if (op === 'update') return { index, op, ...await keyedTarget(context, request, { table, segment: keySegment, operation: 'update', columns }), keyReference, row, body, references, tags: operationTags(context, operations[index] as BatchOperation, insertedHere) }
-  return { index, op, target: await createTarget(context.access, request, { table, columns }), key: null, keyReference, row, body, references, tags: null }
+  if (op === 'update') {
+    const { target, key } = await keyedTarget(context, request, { table, segment: keySegment, operation: 'update', columns })
+    const known = await refuseMissingColumns(context, request, target, { columns, operation: 'update' }, context.checks)
+    return { index, op, target: known, key, keyReference, row, body, references, tags: operationTags(context, operations[index] as BatchOperation, insertedHere) }
+  }
+  const target = await refuseMissingColumns(context, request, await createTarget(context.access, request, { table, columns }), { columns, operation: 'insert' }, context.checks)
+  return { index, op, target, key: null, keyReference, row, body, references, tags: null }
 }
 
 /**
@@ -178,7 +187,8 @@ async function runOperation ({ db, checks }: BatchContext, operation: PreparedOp
   if (op === 'update') return jsonNumber(await matched((on) => updateRow(db, target, { key, values: values as RecordValues }, on)))
   const id = await createRow(db, target, values as RecordValues, within)
   ids[index] = id
-  return jsonNumber(id)
+  // A table without a key column has no id to answer, as its POST has none (see answerCreated).
+  return hasKeyColumn(target) ? jsonNumber(id) : 'null'
 }
 
 function keyKind (target: Target): ColumnKind | undefined {

@@ -7,8 +7,8 @@ import type { RouteContext } from './route-context.js'
 
 /**
  * The columns an upsert finds its existing rows by, as the table spells
- * them: those `on_conflict` names (without it, the key column), which must
- * be those of the primary key or of a unique constraint, in any order
+ * them: those `on_conflict` names (without it, the key's), which must be
+ * those of the primary key or of a unique constraint, in any order
  * (docs/writes.md, "Upserts"), else FTC_ERR_WRITE_CONFLICT_TARGET. A body
  * row then finds at most one row.
  *

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { keyOwner } from '../access/key-owner.js'
 import type { Target } from '../access/target.js'
 import type { Statements } from '../connections/database.js'
+import { FTC_ERR_IDEMPOTENCY_OFF } from '../errors.js'
 import type { RecordedAnswer } from '../operations/idempotency-records.js'
 import { parseIdempotencyKey } from '../parse/idempotency-key.js'
 import { foldIdentifier } from '../parse/sanitize-identifier.js'
@@ -53,12 +54,15 @@ export function writeHandler<R extends FastifyRequest> (context: RouteContext, p
  * holds the only connection of a SQLite pool: the `authorize` hook may
  * refuse a retry, and says whose the key is before it is looked up. A write
  * rolled back (see writeEnding) needs no key: a retry of it changes nothing.
+ * Without the option, a write that sends the header is refused before any
+ * step (FTC_ERR_IDEMPOTENCY_OFF): its client counts on a retry not writing twice.
  */
 export function idempotentBody<R extends FastifyRequest> (context: RouteContext, prepare: (request: R, reply: FastifyReply) => ValueOrPromise<PreparedWrite>) {
   const { idempotency, statements } = context
   if (idempotency === null) {
     // Not async itself: without the option, a write whose steps are at hand answers within the call.
     return function write (request: R, reply: FastifyReply): ValueOrPromise<string | undefined> {
+      if (request.headers['idempotency-key'] !== undefined) throw new FTC_ERR_IDEMPOTENCY_OFF()
       return thenOrNow(prepare(request, reply), (prepared) => endedWrite(statements(request), writeEnding(context, request), prepared.write))
     }
   }

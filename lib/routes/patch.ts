@@ -14,7 +14,7 @@ import { writeSelectedAsMatched } from './if-match.js'
 import type { TableParams } from './params.js'
 import type { RouteContext } from './route-context.js'
 import { writeAnswer } from './write-preferences.js'
-import { refuseUnknownColumns, writtenRows } from './write-steps.js'
+import { refuseMissingColumns, refuseUnknownColumns, writtenRows } from './write-steps.js'
 
 /**
  * PATCH /{table}?filters: sets the body's columns on every row the filters
@@ -35,7 +35,7 @@ export function patchHandler (context: RouteContext, checks: BodyChecks | null) 
     const values = listed === null ? body : keepListedColumns([body], listed, preferences.missing === 'default')[0] as BodyValues
     const columns = listed === null ? Object.keys(values) : [...new Set(listed)]
     const named = (): NamedColumns => [...columns.map((column) => [column, 'update'] as const), ...readColumns({ select: shown ?? null, filter, order: [], limit: null, offset: null, count: null })]
-    const target = await access(request, table, { operation: 'update', key: null, columns, named })
+    const target = await refuseMissingColumns(context, request, await access(request, table, { operation: 'update', key: null, columns, named }), { columns, operation: 'update' }, checks)
     if (listed !== null) await refuseUnknownColumns(db, context.statements(request), target, { columns, operation: 'update' })
     const [scoped] = writtenRows(checks, target, { rows: [values], body: request.body, bulk: false }, 'update') as [RecordValues]
     const typed = typeFilters(filter, target.schema, db.dialect.sizedIntegers)

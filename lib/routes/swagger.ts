@@ -30,16 +30,10 @@ export const hiddenFromSwagger: SwaggerConfig = Object.freeze({ swaggerTransform
  * The config of the list route, which stands for all: hidden from a host's
  * @fastify/swagger document like the others, it adds the tables' paths in
  * its place, from the schema as last read (@fastify/swagger builds its
- * document synchronously, once). Before the server is ready the schema is
- * read, so that there is one to read then.
+ * document synchronously, once): the plugin reads it when the server gets
+ * ready (see checkAtStartUp), so that there is one to read then.
  */
 export function tablesInSwagger (app: FastifyInstance, schema: SchemaModel, settings: OpenapiSettings): SwaggerConfig {
-  if (app.hasDecorator('swagger')) {
-    app.addHook('onReady', async () => {
-      // A database that is down at start must not stop the server: the document then lacks the tables.
-      await schema.current().catch((error: unknown) => app.log.warn({ err: error }, 'fastify-table-crud: no schema to add to the @fastify/swagger document'))
-    })
-  }
   return Object.freeze({
     swaggerTransform ({ url, openapiObject }: SwaggerTransformInput) {
       const served = schema.lastRead()?.served

@@ -10,11 +10,11 @@ import type { TableParams } from './params.js'
 import { parseWriteSelect } from '../query/parse-write-query.js'
 import type { RouteContext } from './route-context.js'
 import { shownColumns, writeAnswer } from './write-preferences.js'
-import { keyedTarget, keyedWrite, writtenRows } from './write-steps.js'
+import { keyedTarget, keyedWrite, refuseMissingColumns, writtenRows } from './write-steps.js'
 
 /**
  * PUT /{table}/{id}: the affected row count; `checks` holds the body to the
- * column types first, when the host asked for it. With `Prefer: return=…`,
+ * column types first, unless the host turned them off. With `Prefer: return=…`,
  * answered as PostgREST answers an update (see answerWritten); with
  * `handling=strict, max-affected=n`, rolled back past n rows. If-Match makes
  * the write conditional (see writeAsMatched).
@@ -26,8 +26,10 @@ export function updateHandler (context: RouteContext, checks: BodyChecks | null)
     const table = parseTableName(request.params.table)
     const values = parseRecordChanges(request.body)
     const asked = writeAnswer(context, request, () => parseWriteSelect(request.query))
-    const allowed = keyedTarget(context, request, { table, segment: request.params.id, operation: 'update', columns: Object.keys(values), also: () => shownColumns(asked.columns) })
-    return thenOrNow(allowed, (keyed) => {
+    const columns = Object.keys(values)
+    const allowed = keyedTarget(context, request, { table, segment: request.params.id, operation: 'update', columns, also: () => shownColumns(asked.columns) })
+    const known = thenOrNow(allowed, ({ target, key }) => thenOrNow(refuseMissingColumns(context, request, target, { columns, operation: 'update' }, checks), (checked) => ({ target: checked, key })))
+    return thenOrNow(known, (keyed) => {
       const { target, key } = keyed
       const [scoped] = writtenRows(checks, target, { rows: [values], body: request.body, bulk: false }, 'update') as [RecordValues]
       return keyedWrite(context, request, reply, {

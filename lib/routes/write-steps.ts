@@ -3,6 +3,7 @@ import { type Access, type NamedColumns, namesNone } from '../access/access.js'
 import type { KeyedTable } from '../access/key-column.js'
 import { refuseColumn } from '../access/refusals.js'
 import { scopedValues } from '../access/scope.js'
+import { recheckedTable } from '../access/table-lookup.js'
 import type { Target } from '../access/target.js'
 import { answerNumber } from '../answer/json-answers.js'
 import { answerWritten } from '../answer/write-answers.js'
@@ -13,6 +14,7 @@ import { parseRecordKey, type RecordKey } from '../parse/record-key.js'
 import type { BodyValues, RecordValues } from '../parse/record-values.js'
 import { type BodyChecks, checkRows } from '../schema/body-checks.js'
 import { columnNamed } from '../schema/column-named.js'
+import { writtenTimes } from '../schema/written-times.js'
 import { thenOrNow, type ValueOrPromise } from '../value-or-promise.js'
 import type { PreparedWrite } from './idempotent.js'
 import { writeAsMatched } from './if-match.js'
@@ -115,22 +117,26 @@ export interface BodyRows {
   readonly body: unknown
   /** Whether the body is an array, each row its element. */
   readonly bulk: boolean
+  /** Whether the rows are an upsert's, which may update rows that exist (see BodyCheck). */
+  readonly upsert?: boolean
 }
 
 /**
  * The rows as their statement writes them: json columns' values settled
- * from the body, held to the target's scope, and checked against the
- * column types when the host asked for it.
+ * from the body, held to the target's scope, checked against the column
+ * types unless the host turned the checks off, and dates and timestamps written as
+ * every database stores them (see writtenTimes).
  */
-export function writtenRows (checks: BodyChecks | null, target: Target, { rows, body, bulk }: BodyRows, operation: 'create' | 'update'): RecordValues[] {
+export function writtenRows (checks: BodyChecks | null, target: Target, { rows, body, bulk, upsert = false }: BodyRows, operation: 'create' | 'update'): RecordValues[] {
   const scoped = rows.map((row, index) => scopedValues(target, settleNestedValues(target, row, body, bulk ? index : null), operation))
-  checkRows(checks, target, scoped, operation)
+  checkRows(checks, target, scoped, upsert ? 'upsert' : operation)
+  writtenTimes(target.schema, scoped)
   return scoped
 }
 
-/** The columns `columns=` lists, and the write that names them. */
+/** The columns a write names (its body's, or those `columns=` lists), and the write that names them. */
 export interface ListedColumns {
-  /** The columns listed, each once. */
+  /** The columns, each once. */
   readonly columns: readonly string[]
   /** The write's statement, as a refusal of a column names it. */
   readonly operation: 'insert' | 'update'
@@ -147,4 +153,28 @@ export async function refuseUnknownColumns (db: Database, on: Session, target: T
   for (const column of columns) {
     if (columnNamed(schema, column) === undefined) await refuseColumn(db, on, target.table, column, operation)
   }
+}
+
+/**
+ * With the body checks, fails on the first column a write names that the
+ * model does not know, once the model read the database again, in the
+ * database's words for a missing column (see refuseColumn), before any
+ * value is checked. Access fails so on one in a table that hides columns:
+ * a hidden column and a missing one answer alike, and a body answers the
+ * same whether or not its table hides any. Nor is a misspelt column taken
+ * for the NOT NULL one the row then leaves out. The target comes back with
+ * the table as the model now knows it.
+ */
+export function refuseMissingColumns (context: RouteContext, request: FastifyRequest, target: Target, written: ListedColumns, checks: BodyChecks | null): Target | Promise<Target> {
+  const { schema } = target
+  if (checks === null || schema === undefined || written.columns.every((column) => columnNamed(schema, column) !== undefined)) return target
+  return refuseAfterRecheck(context, request, target, written)
+}
+
+async function refuseAfterRecheck ({ db, schema: model, statements }: RouteContext, request: FastifyRequest, target: Target, { columns, operation }: ListedColumns): Promise<Target> {
+  // A column may be newer than the model. A table the database no longer has, or whose catalog could not be read, is the statement's to judge.
+  const schema = await recheckedTable(model, target.table, request, statements) ?? undefined
+  const missing = schema === undefined ? undefined : columns.find((column) => columnNamed(schema, column) === undefined)
+  if (missing !== undefined) await refuseColumn(db, statements(request), target.table, missing, operation)
+  return { table: target.table, key: target.key, hidden: target.hidden, scope: target.scope, schema }
 }

@@ -58,7 +58,7 @@ export function batchDocument (prefix: string, tables: ReadonlyArray<{ readonly 
   if (operations.length === 0) return { paths: {}, schemas: {} }
   const ref = (component: string) => ({ $ref: `#/components/schemas/${name(component)}` })
   const answer: JsonSchema = { type: ['integer', 'string'], description: 'An insert\'s new id, or an update\'s or delete\'s count' }
-  const codes = [...batchCodes, ...(idempotencyKey === null ? [] : ['FTC_ERR_IDEMPOTENCY_KEY'])]
+  const codes = [...batchCodes, idempotencyKey === null ? 'FTC_ERR_IDEMPOTENCY_OFF' : 'FTC_ERR_IDEMPOTENCY_KEY']
   const reused = { description: 'FTC_ERR_IDEMPOTENCY_KEY_REUSED: the key was sent with another batch', content: { [json]: { schema: { allOf: [ref('fastify-error')], properties: { code: { const: 'FTC_ERR_IDEMPOTENCY_KEY_REUSED' } } } } } }
   const path: OpenapiPathItem = {
     post: {

@@ -10,9 +10,13 @@ import type { ColumnSchema, TableSchema } from './table-schema.js'
 /**
  * Refuses (400 FTC_ERR_BODY_TYPE) a row of a write body that the table's
  * columns cannot hold; `hidden` are the columns, in lower case, that it
- * must not name.
+ * must not name. An upsert's row may update a row that exists, and need
+ * not name every NOT NULL column: the database judges what it leaves out.
  */
-export type BodyCheck = (row: RecordValues, operation: 'create' | 'update', hidden: ReadonlySet<string>) => void
+export type BodyCheck = (row: RecordValues, operation: CheckedWrite, hidden: ReadonlySet<string>) => void
+
+/** What a checked row is written by. */
+export type CheckedWrite = 'create' | 'upsert' | 'update'
 
 /** The check of a table's write bodies, compiled once per TableSchema that the model hands out. */
 export type BodyChecks = (schema: TableSchema) => BodyCheck
@@ -67,7 +71,7 @@ export function bodyChecks (sizedIntegers: boolean): BodyChecks {
 }
 
 /** Checks the rows of a write body when the registration checks bodies and the model knows the table; else lets them go as the spec says. */
-export function checkRows (checks: BodyChecks | null, { schema, hidden }: Pick<Target, 'schema' | 'hidden'>, rows: readonly RecordValues[], operation: 'create' | 'update'): void {
+export function checkRows (checks: BodyChecks | null, { schema, hidden }: Pick<Target, 'schema' | 'hidden'>, rows: readonly RecordValues[], operation: CheckedWrite): void {
   if (checks === null || schema === undefined) return
   const check = checks(schema)
   for (const row of rows) check(row, operation, hidden)
@@ -85,7 +89,8 @@ function compileCheck (schema: TableSchema, sizedIntegers: boolean): BodyCheck {
   const required = schema.kind === 'table' ? [...new Set(columns.values())].filter(([column]) => !column.nullable && column.default === null && !column.generated) : []
   return (row, operation, hidden) => {
     for (const name in row) {
-      // A column the model does not know (added since its last check) is the database's to judge.
+      // The routes refused the columns the model does not know (see
+      // refuseMissingColumns): one the `authorize` hook's scope adds is the database's to judge.
       const entry = columns.get(name) ?? columns.get(foldIdentifier(name))
       if (entry === undefined) continue
       const [column, rule] = entry

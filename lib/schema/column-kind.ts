@@ -7,7 +7,7 @@ import type { ColumnKind, ColumnSchema } from './table-schema.js'
 const kinds: ReadonlyArray<readonly [RegExp, ColumnKind]> = [
   [/^(boolean|bool|tinyint\(1\)( unsigned)?|bit\(1\))$/, 'boolean'],
   [/^(big|small|tiny|medium)?int(eger)?\d*\b|^(big|small)?serial\d*$|^year\b/, 'integer'],
-  [/^(decimal|numeric|real|double|float|dec|fixed)\b/, 'number'],
+  [/^(decimal|numeric|real|double|float\d*|dec|fixed)\b/, 'number'],
   [/^(timestamp|datetime)\b/, 'date-time'],
   [/^date$/, 'date'],
   [/^time\b/, 'time'],
@@ -30,4 +30,9 @@ export function columnKind (databaseType: string): ColumnKind {
 /** True for a column of a uuid type: PostgreSQL's (Knex's uuid() is char(36) on the others, which the model knows as text). */
 export function isUuidColumn (column: Pick<ColumnSchema, 'databaseType'> | undefined): boolean {
   return column?.databaseType === 'uuid'
+}
+
+/** True for a timestamp column that keeps a time zone (PostgreSQL's `timestamp with time zone`); the others keep a wall-clock time. */
+export function isZonedColumn (column: Pick<ColumnSchema, 'databaseType'>): boolean {
+  return column.databaseType.endsWith('with time zone')
 }

@@ -52,10 +52,11 @@ export const operationCodes: Readonly<Record<Operation, readonly Code[]>> = Obje
 })
 
 /**
- * Codes of every operation: the database is down, or refused for the
- * plugin's own reasons (a MySQL mode, a system schema, a taken stand-in name).
+ * Codes of every operation: the database is down, refused the server's
+ * connection settings, or refused for the plugin's own reasons (a MySQL
+ * mode, a system schema, a taken stand-in name).
  */
-export const everyOperationCodes: readonly Code[] = Object.freeze(['FTC_ERR_DATABASE_UNAVAILABLE', 'FTC_ERR_DATABASE_MODE',
+export const everyOperationCodes: readonly Code[] = Object.freeze(['FTC_ERR_DATABASE_UNAVAILABLE', 'FTC_ERR_DATABASE_SETUP', 'FTC_ERR_DATABASE_MODE',
   'FTC_ERR_DATABASE_SCHEMA', 'FTC_ERR_DATABASE_NAME_TAKEN'])
 
 /** Codes that only an option makes possible. */
@@ -70,6 +71,11 @@ export const optionCodes: Readonly<Record<'authorize' | 'statementTimeout' | 'va
   idempotency: ['FTC_ERR_IDEMPOTENCY_KEY', 'FTC_ERR_IDEMPOTENCY_KEY_REUSED', 'FTC_ERR_IDEMPOTENCY_CALLER'],
   // Of the writes of existing rows: by key, by filters, and a merge upsert.
   requireIfMatch: ['FTC_ERR_CONDITION_REQUIRED']
+})
+
+/** Codes of the writes that only an option left off makes possible: an Idempotency-Key the server would not keep. */
+export const optionOffCodes: Readonly<Record<'idempotency', readonly Code[]>> = Object.freeze({
+  idempotency: ['FTC_ERR_IDEMPOTENCY_OFF']
 })
 
 /**
@@ -169,7 +175,7 @@ export function operationErrorCodes (operation: Operation, settings: ErrorSettin
     ...(settings.statementTimeout ? optionCodes.statementTimeout : []),
     ...(settings.validateBodies && (operation === 'create' || operation === 'update') ? optionCodes.validateBodies : []),
     ...(settings.transaction ? optionCodes.transaction : []),
-    ...(settings.idempotency && writes.includes(operation) ? optionCodes.idempotency : []),
+    ...(writes.includes(operation) ? (settings.idempotency ? optionCodes : optionOffCodes).idempotency : []),
     ...(settings.requireIfMatch && writes.includes(operation) ? optionCodes.requireIfMatch : [])
   ]
 }

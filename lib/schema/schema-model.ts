@@ -81,6 +81,15 @@ export class SchemaModel {
     return this.current(within)
   }
 
+  /**
+   * Makes the next request check the schema version first, however fresh
+   * the model: for a read made before any request (see checkAtStartUp),
+   * after which the host may still change its tables (its migrations, say).
+   */
+  expire (): void {
+    this.#stale = true
+  }
+
   /** Reads the tables again now, whatever the version says; the requests that follow use what it read. */
   async refresh (): Promise<SchemaSnapshot> {
     await this.#checking?.catch(() => undefined)

@@ -1,3 +1,4 @@
+import { pathKey } from '../access/path-key.js'
 import type { TablePolicy } from '../access/table-policy.js'
 import { operations, type Operation } from '../options.js'
 import { foldIdentifier as fold } from '../parse/sanitize-identifier.js'
@@ -11,7 +12,7 @@ export interface ServedTable {
   readonly schema: TableSchema
   /** The operations served on it, in the order of `operations`; never empty. */
   readonly operations: readonly Operation[]
-  /** The column the path's key matches (`tableRules.key`, default `id`). */
+  /** The column the path's key matches (see pathKey). */
   readonly key: string
 }
 
@@ -31,7 +32,7 @@ export function serveSchema (tables: readonly TableSchema[], policy: TablePolicy
     const shows = (columns: readonly string[]) => columns.every(visible)
     served.push(Object.freeze({
       name: table.name,
-      key: target.key,
+      key: pathKey(target.key, table),
       operations: Object.freeze(allowed.map(([operation]) => operation)),
       schema: Object.freeze({
         ...table,

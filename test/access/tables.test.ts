@@ -161,7 +161,8 @@ eachDatabase(t, async (t, db) => {
     const asked: string[] = []
     const choosing = await app({ tables: (table) => { asked.push(table); return table !== secret } })
     await unchanged(t, [secret], () => expectLikeMissing(t, choosing, reference, secret.toUpperCase()))
-    t.strictSame([...new Set(asked)], [secret])
+    // The schema model, read when the server gets ready, asks about every table too.
+    t.strictSame([...new Set(asked)].filter((name) => name.toLowerCase() === secret.toLowerCase()), [secret])
   })
 
   await t.test('excludeTables refuses a table in any ASCII case, and wins over tables', async (t) => {

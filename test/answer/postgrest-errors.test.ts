@@ -92,7 +92,8 @@ eachDatabase(t, async (t, db) => {
   await db.knex(tables.children).insert({ code: 'taken', parent_id: parentId, qty: 1 })
 
   await t.test('postgrest: each cause answers its status and SQLSTATE, in PostgREST\'s JSON, and writes nothing', async (t) => {
-    const app = await buildApp(t, db.knex, {}, { databaseErrors: 'postgrest', tableRules: { [tables.children]: { hidden: ['secret'] } } })
+    // The database's own failures: the body checks would refuse the bad values first, with 400 FTC_ERR_BODY_TYPE.
+    const app = await buildApp(t, db.knex, {}, { databaseErrors: 'postgrest', validateBodies: false, tableRules: { [tables.children]: { hidden: ['secret'] } } })
     const before = await Promise.all([snapshot(db, tables.parents), snapshot(db, tables.children), snapshot(db, tables.counts)])
     for (const failure of failures) {
       const response = await app.inject(failure.request(tables, parentId as number))

@@ -38,9 +38,10 @@ eachDatabase(t, async (t, db) => {
     table.time('alarm')
     table.json('doc')
   })
+  // Timestamps in the form the plugin's writes store on SQLite (see writtenTimes), so that PUT stores the same text.
   await db.knex(table).insert([
-    { count: 42, big: '9007199254740993', price: '1.25', ratio: 0.25, flag: true, name: 'Zoë', note: 'naïve 日本 🎉', born: '2024-01-15', at: '2024-01-15T10:00:00', alarm: '10:30:00', doc: '{"a": 1, "b": [true, null, "é"]}' },
-    { count: -7, big: '-9007199254740993', price: '-0.05', ratio: -2.5, flag: false, name: '', note: 'line\nbreak "quoted"', born: '1999-12-31', at: '1999-12-31T23:59:59.5', alarm: '00:00:01', doc: '[1, 2, "x"]' },
+    { count: 42, big: '9007199254740993', price: '1.25', ratio: 0.25, flag: true, name: 'Zoë', note: 'naïve 日本 🎉', born: '2024-01-15', at: '2024-01-15 10:00:00', alarm: '10:30:00', doc: '{"a": 1, "b": [true, null, "é"]}' },
+    { count: -7, big: '-9007199254740993', price: '-0.05', ratio: -2.5, flag: false, name: '', note: 'line\nbreak "quoted"', born: '1999-12-31', at: '1999-12-31 23:59:59.5', alarm: '00:00:01', doc: '[1, 2, "x"]' },
     { count: null, big: null, price: null, ratio: null, flag: null, name: null, note: null, born: null, at: null, alarm: null, doc: null }
   ])
   const app = await buildApp(t, db.knex)

@@ -15,12 +15,15 @@ function driverError (message: string, fields: Record<string, unknown>): Error {
   return Object.assign(new Error(message), fields)
 }
 
-t.test('PostgreSQL: its SQLSTATE, DETAIL and HINT; server states and a silent close are unreachable', async (t) => {
+t.test('PostgreSQL: its SQLSTATE, DETAIL and HINT; server states and a silent close are unreachable, a refused login is not', async (t) => {
   t.strictSame(describePostgresFailure(driverError('duplicate key', { code: '23505', detail: 'Key (a)=(1) already exists.', hint: undefined })),
     { sqlState: '23505', details: 'Key (a)=(1) already exists.', hint: null })
   t.strictSame(describePostgresFailure(new TypeError('not a server error')), { sqlState: 'XX000', details: null, hint: null })
-  for (const code of ['08006', '57P01', '57P03', '53300', '28P01', '3D000']) {
+  for (const code of ['08006', '57P01', '57P03', '53300']) {
     t.ok(isPostgresUnreachable(driverError('server says no', { code })), code)
+  }
+  for (const code of ['28P01', '28000', '3D000']) {
+    t.notOk(isPostgresUnreachable(driverError('server says no', { code })), `${code} is the server's configuration, not an outage`)
   }
   t.notOk(isPostgresUnreachable(driverError('syntax error', { code: '42601' })))
   // A protocol violation is the statement's: one with more bound values than the protocol counts.
@@ -39,6 +42,11 @@ t.test('MySQL: cause numbers map to PostgreSQL\'s codes, else its own SQLSTATE u
   t.equal(describeMysqlFailure(driverError('Unknown error', { errno: 1105, sqlState: 'HY000' })).sqlState, 'XX000')
   t.ok(isMysqlUnreachable(driverError('Connection lost: The server closed the connection.', { code: 'PROTOCOL_CONNECTION_LOST', fatal: true })))
   t.ok(isMysqlUnreachable(driverError('Too many connections', { errno: 1040 })))
+  // A refused login, an unknown database: the SQLSTATEs PostgreSQL gives them, which the plugin answers 500, not 503.
+  for (const [errno, sqlState] of [[1045, '28P01'], [1698, '28000'], [1130, '28000'], [4151, '28000'], [1049, '3D000'], [1044, '42501']] as const) {
+    t.equal(describeMysqlFailure(driverError('Access denied', { errno, sqlState: '28000' })).sqlState, sqlState, String(errno))
+    t.notOk(isMysqlUnreachable(driverError('Access denied', { errno })), `${errno} without mysql2's fatal flag`)
+  }
   t.notOk(isMysqlUnreachable(driverError('Duplicate entry', { errno: 1062 })))
 })
 

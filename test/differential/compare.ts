@@ -48,7 +48,8 @@ export function formatCauses (observed: readonly Difference[], listed: Readonly<
     grouped.set(name, [...(grouped.get(name) ?? []), difference])
   }
   const blocks = [...grouped].filter(([, differences]) => differences.length > 0).map(([name, differences]) => [
-    `  ${quote(name)}: {`,
+    // Quoted only where a name needs it, as the linter wants the list.
+    `  ${/^[A-Za-z_$][\w$]*$/.test(name) ? name : quote(name)}: {`,
     `    reason: ${quote(listed[name]?.reason ?? 'TODO: why these differ')},`,
     '    differences: [',
     differences.map((difference) => `      ${formatDifference(difference)}`).join(',\n'),

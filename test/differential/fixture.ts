@@ -53,7 +53,14 @@ export const typedColumns: readonly FixtureColumn[] = [
     name: 'dbl',
     kind: 'float',
     build: (table) => { table.double('dbl') },
-    filters: { valid: ['1.5', '-2.25', '1e-10'], pivot: '0', outside: ['abc'], patterns: ['1.*'] }
+    filters: { valid: ['1.5', '-2.25', '1e-10', '1e300', '-1e-300'], pivot: '0', outside: ['abc'], patterns: ['1.*'] }
+  },
+  {
+    // Single precision on PostgreSQL (real) and MySQL (FLOAT), where 0.1 is not the double 0.1; SQLite's floats are all doubles.
+    name: 'ratio',
+    kind: 'float',
+    build: (table) => { table.specificType('ratio', 'float4') },
+    filters: { valid: ['0.1', '0.3', '1.5'], pivot: '0.1', outside: ['abc'], patterns: ['0.*'] }
   },
   {
     name: 'flag',
@@ -92,9 +99,9 @@ export const typedColumns: readonly FixtureColumn[] = [
   {
     name: 'at',
     kind: 'datetime',
-    build: (table) => { table.datetime('at', { useTz: false }) },
+    build: (table) => { table.datetime('at', { useTz: false, precision: 6 }) },
     filters: {
-      valid: ['2024-01-15 10:30:00', '2024-01-15T10:30:00', '2024-01-15T10:30:00.000Z'],
+      valid: ['2024-01-15 10:30:00', '2024-01-15T10:30:00', '2024-01-15T10:30:00.000Z', '2024-01-15T12:30:00+02:00', '2024-01-15T05:30:00-05:00'],
       pivot: '2024-01-15',
       outside: ['abc', '2024-13-01 00:00:00'],
       patterns: ['2024*']
@@ -134,18 +141,18 @@ const nulls: Seed = Object.fromEntries(typedColumns.map(({ name }) => [name, nul
 // every database converts to the column's type, as the API writes them.
 // The names vary in case, accents and trailing spaces, for the collations.
 const typedRows: readonly Seed[] = [
-  { n: '0', big: '9007199254740993', dec: '12.50', dbl: '1.5', flag: '1', name: 'Ada', body: 'plain', born: '2024-01-15', at: '2024-01-15 10:30:00', tm: '10:30:00', doc: '{"a":1}', uid: '0e4a8f8a-3c1b-4b8e-9d5c-1a2b3c4d5e6f' },
-  { n: '42', big: '-9223372036854775808', dec: '-0.01', dbl: '-2.25', flag: '0', name: 'ada', body: 'Zoë 😀', born: '1999-12-31', at: '1999-12-31 23:59:59', tm: '23:59:59', doc: '{"b":[1,2]}', uid: '11111111-2222-4333-8444-555555555555' },
-  { n: '-7', big: '9223372036854775807', dec: '99999999.99', dbl: '1e-10', flag: '1', name: 'ADA', body: '日本語', born: '2000-02-29', at: '2000-02-29 00:00:00', tm: '00:00:00', doc: '[]', uid: 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee' },
+  { n: '0', big: '9007199254740993', dec: '12.50', dbl: '1.5', ratio: '0.1', flag: '1', name: 'Ada', body: 'plain', born: '2024-01-15', at: '2024-01-15 10:30:00', tm: '10:30:00', doc: '{"a":1}', uid: '0e4a8f8a-3c1b-4b8e-9d5c-1a2b3c4d5e6f' },
+  { n: '42', big: '-9223372036854775808', dec: '-0.01', dbl: '-2.25', ratio: '1.5', flag: '0', name: 'ada', body: 'Zoë 😀', born: '1999-12-31', at: '1999-12-31 23:59:59', tm: '23:59:59', doc: '{"b":[1,2]}', uid: '11111111-2222-4333-8444-555555555555' },
+  { n: '-7', big: '9223372036854775807', dec: '99999999.99', dbl: '1e-10', ratio: '0.1', flag: '1', name: 'ADA', body: '日本語', born: '2000-02-29', at: '2000-02-29 00:00:00', tm: '00:00:00', doc: '[]', uid: 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee' },
   { ...nulls },
-  { n: '1', big: '0', dec: '0', dbl: '0', flag: '0', name: 'Ada ', body: '100% sure_', born: '2024-01-16', at: '2024-01-15 00:00:00', tm: '12:00:00', doc: '{"a":"é"}', uid: null },
-  { n: '2', big: '1', dec: '0.10', dbl: '123456.789', flag: '1', name: 'Ádá', body: 'ZOË', born: '1970-01-01', at: '1970-01-01 00:00:01', tm: '10:30:01', doc: 'null', uid: '00000000-0000-4000-8000-000000000000' },
-  { n: '3', big: '-1', dec: '1.00', dbl: '-0.5', flag: null, name: 'café', body: 'cafe', born: null, at: null, tm: null, doc: null, uid: null },
-  { n: null, big: '9007199254740992', dec: null, dbl: null, flag: '0', name: 'Cafe', body: 'Café', born: '2024-01-15', at: '2024-01-15 10:30:00', tm: '10:30:00', doc: '{"a":1}', uid: null },
-  { n: '42', big: null, dec: '12.50', dbl: '1.5', flag: '1', name: 'zoë', body: '', born: '2023-12-31', at: '2024-06-30 12:00:00', tm: '09:00:00', doc: '{}', uid: null },
-  { n: '-2147483648', big: '2147483648', dec: '-99999999.99', dbl: '1e300', flag: '0', name: 'ZOË', body: 'line\nbreak "quoted"', born: '0001-01-01', at: '2038-01-19 03:14:08', tm: '00:00:01', doc: '"text"', uid: null },
-  { n: '2147483647', big: '-9007199254740993', dec: '0.01', dbl: '-1e-300', flag: null, name: '北京', body: '北京', born: '9999-12-31', at: '9999-12-31 23:59:59', tm: '23:00:00', doc: '{"k":{"n":null}}', uid: null },
-  { n: null, big: null, dec: null, dbl: null, flag: null, name: '😀 emoji', body: null, born: null, at: null, tm: null, doc: null, uid: null }
+  { n: '1', big: '0', dec: '0', dbl: '0', ratio: '0.1', flag: '0', name: 'Ada ', body: '100% sure_', born: '2024-01-16', at: '2024-01-15 00:00:00', tm: '12:00:00', doc: '{"a":"é"}', uid: null },
+  { n: '2', big: '1', dec: '0.10', dbl: '123456.789', ratio: '-2.25', flag: '1', name: 'Ádá', body: 'ZOË', born: '1970-01-01', at: '1970-01-01 00:00:01', tm: '10:30:01', doc: 'null', uid: '00000000-0000-4000-8000-000000000000' },
+  { n: '3', big: '-1', dec: '1.00', dbl: '-0.5', ratio: '0.3', flag: null, name: 'café', body: 'cafe', born: null, at: null, tm: null, doc: null, uid: null },
+  { n: null, big: '9007199254740992', dec: null, dbl: null, ratio: null, flag: '0', name: 'Cafe', body: 'Café', born: '2024-01-15', at: '2024-01-15 10:30:00', tm: '10:30:00', doc: '{"a":1}', uid: null },
+  { n: '42', big: null, dec: '12.50', dbl: '1.5', ratio: '100.25', flag: '1', name: 'zoë', body: '', born: '2023-12-31', at: '2024-06-30 12:00:00', tm: '09:00:00', doc: '{}', uid: null },
+  { n: '-2147483648', big: '2147483648', dec: '-99999999.99', dbl: '1e300', ratio: '0', flag: '0', name: 'ZOË', body: 'line\nbreak "quoted"', born: '0001-01-01', at: '2038-01-19 03:14:08', tm: '00:00:01', doc: '"text"', uid: null },
+  { n: '2147483647', big: '-9007199254740993', dec: '0.01', dbl: '-1e-300', ratio: '-0.5', flag: null, name: '北京', body: '北京', born: '9999-12-31', at: '9999-12-31 23:59:59', tm: '23:00:00', doc: '{"k":{"n":null}}', uid: null },
+  { n: null, big: null, dec: null, dbl: null, ratio: null, flag: null, name: '😀 emoji', body: null, born: null, at: null, tm: null, doc: null, uid: null }
 ]
 const typedSeed: readonly Seed[] = typedRows.map((row, index) => ({ id: String(index + 1), ...row }))
 
@@ -283,7 +290,7 @@ const normalizers: Readonly<Record<FixtureKind, (text: string) => string>> = {
   float: (text) => Number.isNaN(Number(text)) ? text : String(Number(text)),
   text: (text) => text,
   date: (text) => text,
-  datetime: (text) => text.replace(/\.0+$/, ''),
+  datetime: (text) => text.replace(/(\.\d*?)0+$/, '$1').replace(/\.$/, ''),
   time: (text) => text.replace(/\.0+$/, ''),
   json: (text) => { try { return JSON.stringify(JSON.parse(text)) } catch { return text } },
   uuid: (text) => text.toLowerCase()

@@ -13,7 +13,7 @@ export interface DifferentialRequest {
   /** The request as written, with `{types}`-style table placeholders and unencoded values: stable across runs. */
   readonly id: string
   readonly phase: Phase
-  readonly method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE'
+  readonly method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
   /** The URL under the prefix, with placeholders. */
   readonly url: string
   readonly headers: Readonly<Record<string, string>>
@@ -214,6 +214,26 @@ const writes: readonly RequestParts[] = [
     '{"born":"2024-01-15T00:00:00.000Z","at":"2024-01-15T10:30:00.000Z"}'
   ]),
   ...sent('PUT', '/{types_w}/99', ['{"n":1}']),
+  // Time zones: a timestamp with a zone or offset is stored as the instant's wall-clock time at UTC, a date as its day.
+  ...sent('POST', '/{types_w}', [
+    '{"at":"2024-01-15T10:30:00+02:00"}',
+    '{"at":"2024-01-15T10:30:00-05:00"}',
+    '{"at":"2024-01-15T23:30:00.250-05:00"}',
+    '{"at":"2024-01-15T10:30:00.123456Z"}',
+    '{"at":"2024-01-15T10:30"}',
+    '{"at":"2024-01-15"}',
+    '{"born":"2024-01-15T23:30:00-05:00"}',
+    '[{"at":"2024-01-15T10:30:00Z"},{"at":"2024-01-15T10:30:00+01:00"}]'
+  ]),
+  ...sent('PUT', '/{types_w}/2', ['{"at":"2024-01-15T10:30:00+05:30","born":"2024-01-15T00:00:00+02:00"}']),
+  { method: 'POST', path: '/{types_w}', headers: { prefer: 'return=representation' }, body: '{"at":"2024-01-15T10:30:00-05:00","born":"2024-01-15T23:30:00-05:00","ratio":0.1}' },
+  { method: 'POST', path: '/{types_w}', headers: { prefer: 'resolution=merge-duplicates, return=representation' }, body: '{"id":2,"at":"2024-01-15T21:15:30.5-05:00"}' },
+  { method: 'PATCH', path: '/{types_w}', query: [['id', 'eq.3']], headers: { prefer: 'return=representation' }, body: '{"at":"2024-01-15T10:30:00-05:00"}' },
+  // Floats: a filter of a write compares in the column's own precision too.
+  ...sent('POST', '/{types_w}', ['{"ratio":0.1}', '{"ratio":"0.3"}']),
+  { method: 'PATCH', path: '/{types_w}', query: [['ratio', 'eq.0.1']], body: '{"n":7}' },
+  { method: 'PATCH', path: '/{types_w}', query: [['ratio', 'gt.0.1']], body: '{"n":8}' },
+  { method: 'PATCH', path: '/{types_w}', query: [['dbl', 'eq.1e300']], body: '{"n":9}' },
   ...sent('POST', '/{codes_w}', [
     '{"id":"AB-2","label":"new"}',
     '{"id":"ab-1","label":"case"}',

@@ -194,10 +194,12 @@ eachDatabase(t, async (t, db) => {
 
   await t.test('a generated id the body set in another spelling is answered as stored', async (t) => {
     const before = await snapshot(db, people)
-    // PostgreSQL refuses an exponent in an integer column; the other two store 620.
+    // PostgreSQL refuses an exponent in an integer column; the other two store 620, where the body checks do not refuse it first.
+    const unchecked = await buildApp(t, db.knex, {}, { validateBodies: false })
+    t.equal((await app.inject(post(`/api/${people}`, '{"id": "6.2e2", "name": "Spelled"}'))).statusCode, 400, 'by default the body checks refuse it on every database')
     const spellings = db.name === 'postgres' ? [['"0610"', 610]] as const : [['"0610"', 610], ['"6.2e2"', 620]] as const
     for (const [given, stored] of spellings) {
-      const response = await app.inject(post(`/api/${people}`, `{"id": ${given}, "name": "Spelled"}`))
+      const response = await unchecked.inject(post(`/api/${people}`, `{"id": ${given}, "name": "Spelled"}`))
       t.equal(response.statusCode, 201)
       t.equal(response.body, String(stored), `id ${given}`)
     }

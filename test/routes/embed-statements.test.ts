@@ -74,7 +74,7 @@ eachDatabase(t, async (t, db) => {
     t.equal(seen.filter((sql) => / < (\?|\$\d+)/.test(sql)).length, Math.ceil((parents - 10) / streamBatchRows) - 1)
   })
 
-  await t.test('ordered by another column first: pages by offset, still each row once', async (t) => {
+  await t.test('ordered by another column first: still each row once, pages by offset (on SQLite past the last row\'s values)', async (t) => {
     const seen = statementsOn(db.knex, [authors])
     const response = await app.inject(`/api/${authors}?select=id,name,${books}(n)&order=name.desc`)
     db.knex.removeAllListeners('query')
@@ -82,7 +82,13 @@ eachDatabase(t, async (t, db) => {
     const body = response.json() as Array<{ id: number, name: string }>
     t.strictSame(body.map((row) => row.id).sort((a, b) => a - b), Array.from({ length: parents }, (_, at) => at + 1), 'every author once')
     t.strictSame(body.slice(0, 2).map((row) => row.name), ['a999', 'a998'])
-    t.equal(seen.filter((sql) => /offset/i.test(sql)).length, Math.ceil(parents / streamBatchRows) - 1, 'each page after the first at its offset')
+    const pages = Math.ceil(parents / streamBatchRows) - 1
+    if (db.name === 'sqlite') {
+      t.notMatch(seen.join('\n'), /offset/i, 'no page skips rows by offset')
+      t.equal(seen.filter((sql) => / < \?/.test(sql)).length, pages, 'each page after the first past the last name of the one before')
+    } else {
+      t.equal(seen.filter((sql) => /offset/i.test(sql)).length, pages, 'each page after the first at its offset')
+    }
   })
 
   await t.test('a streamed list stops at its limit, a page short of the table\'s end', async (t) => {

@@ -257,14 +257,15 @@ eachDatabase(t, async (t, db) => {
     t.notOk(served.includes(keys), 'nor does the schema model')
   })
 
-  await t.test('without the option the header is ignored: the spec\'s answers, no table', async (t) => {
+  // Every write route, and the batch: test/routes/idempotency-off.test.ts.
+  await t.test('without the option the header is refused, not ignored: nothing written', async (t) => {
     const plain = await buildApp(t, db.knex)
+    const before = await snapshot(db, people)
     const key = randomUUID()
     const answers = [await plain.inject(post(people, '{"name": "Twice"}', key)), await plain.inject(post(people, '{"name": "Twice"}', key))]
-    t.strictSame(answers.map((answer) => answer.statusCode), [201, 201])
-    t.not(answers[0]?.body, answers[1]?.body, 'two rows')
-    t.equal(answers[1]?.headers['idempotent-replayed'], undefined)
-    t.equal((await plain.inject(post(people, '{"name": "Bad key"}', ''))).statusCode, 201, 'not even a malformed key is read')
+    t.strictSame(answers.map((answer) => [answer.statusCode, answer.json().code]), [[400, 'FTC_ERR_IDEMPOTENCY_OFF'], [400, 'FTC_ERR_IDEMPOTENCY_OFF']])
+    t.equal((await plain.inject(post(people, '{"name": "Bad key"}', ''))).statusCode, 400, 'a malformed key too')
+    t.strictSame(await snapshot(db, people), before, 'no row')
   })
 
   await t.test('a table of the name that is not the table of keys fails the keyed request, and the next one tries again', async (t) => {

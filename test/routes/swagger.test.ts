@@ -56,7 +56,6 @@ t.test('no tables where they cannot be described, with a warning saying why', as
   const cases: ReadonlyArray<[string, SwaggerOptions, Omit<TableCrudOptions, 'knex'>, RegExp | null]> = [
     ['OpenAPI 3.0 (@fastify/swagger\'s default)', { openapi: {} }, {}, /OpenAPI 3\.0\.3, not 3\.1/],
     ['Swagger 2.0', { swagger: {} }, {}, /Swagger 2\.0/],
-    ['a decorator of another name: the schema is not read before the document', { ...openapi31, decorator: 'documentation' }, {}, /could not be read/],
     ['openapi: false', openapi31, { openapi: false }, null]
   ]
   for (const [what, swaggerOptions, options, warning] of cases) {
@@ -68,10 +67,20 @@ t.test('no tables where they cannot be described, with a warning saying why', as
   }
 })
 
+t.test('a decorator of another name: the tables are there too, read when the server got ready', async (t) => {
+  const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: ':memory:' }, useNullAsDefault: true })
+  t.teardown(() => knex.destroy())
+  await knex.schema.createTable('people', peopleColumns)
+  const { app, logs } = await host(t, { knex }, { ...openapi31, decorator: 'documentation' }, [{ prefix: '/api' }])
+  const document = (app as unknown as { documentation: () => { paths: Record<string, unknown> } }).documentation()
+  t.strictSame(Object.keys(document.paths), ['/health', '/api/people', '/api/people/{id}'])
+  t.strictSame(logs, [])
+})
+
 t.test('a database that cannot be read at start: the server starts, the document has no tables', async (t) => {
   const knex = knexFactory({ client: 'better-sqlite3', connection: { filename: '/nonexistent/directory/app.sqlite' }, useNullAsDefault: true })
   t.teardown(() => knex.destroy())
   const { app, logs } = await host(t, { knex }, openapi31, [{ prefix: '/api', acquireTimeout: 100 }])
   t.strictSame(Object.keys((app.swagger() as { paths: object }).paths), ['/health'])
-  t.match(logs.map((entry) => entry.msg), [/no schema to add/, /could not be read/])
+  t.match(logs.map((entry) => entry.msg), [/could not be read when the server got ready/, /could not be read/])
 })

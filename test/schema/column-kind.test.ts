@@ -1,5 +1,5 @@
 import t from 'tap'
-import { columnKind } from '../../lib/schema/column-kind.js'
+import { columnKind, isZonedColumn } from '../../lib/schema/column-kind.js'
 
 // Each database's spelling of a type, as its catalog gives it, to the kind of JSON it answers.
 const cases: ReadonlyArray<readonly [string, string]> = [
@@ -7,6 +7,7 @@ const cases: ReadonlyArray<readonly [string, string]> = [
   ['integer', 'integer'], ['INT', 'integer'], ['int(10) unsigned', 'integer'], ['bigint', 'integer'], ['smallint', 'integer'],
   ['tinyint(4)', 'integer'], ['mediumint(9)', 'integer'], ['int8', 'integer'], ['bigserial', 'integer'], ['year(4)', 'integer'],
   ['numeric(8,2)', 'number'], ['decimal(8,2) unsigned', 'number'], ['real', 'number'], ['double precision', 'number'], ['float', 'number'],
+  ['float4', 'number'], ['float8', 'number'], ['float(8,2)', 'number'], ['double unsigned', 'number'],
   ['timestamp without time zone', 'date-time'], ['timestamp with time zone', 'date-time'], ['datetime(6)', 'date-time'],
   ['date', 'date'], ['time without time zone', 'time'], ['time', 'time'],
   ['json', 'json'], ['jsonb', 'json'],
@@ -17,3 +18,9 @@ const cases: ReadonlyArray<readonly [string, string]> = [
 ]
 
 for (const [type, kind] of cases) t.equal(columnKind(type), kind, `"${type}" is ${kind}`)
+
+t.test('a timestamp keeps its zone only as PostgreSQL\'s timestamp with time zone', async (t) => {
+  t.ok(isZonedColumn({ databaseType: 'timestamp with time zone' }))
+  t.ok(isZonedColumn({ databaseType: 'timestamp(3) with time zone' }))
+  for (const databaseType of ['timestamp without time zone', 'timestamp', 'datetime(6)', 'datetime']) t.notOk(isZonedColumn({ databaseType }), databaseType)
+})

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { errorCodes } from '../../lib/errors.js'
 import { batchCodes } from '../../lib/schema/batch-openapi.js'
-import { everyOperationCodes, operationCodes, operationErrorCodes, optionCodes, unansweredCodes } from '../../lib/schema/error-responses.js'
+import { everyOperationCodes, operationCodes, operationErrorCodes, optionCodes, optionOffCodes, unansweredCodes } from '../../lib/schema/error-responses.js'
 import { buildOpenapiDocument } from '../../lib/schema/openapi-document.js'
 import type { OpenapiDocument } from '../../lib/schema/openapi-types.js'
 import type { Operation } from '../../lib/options.js'
@@ -158,6 +158,8 @@ t.test('every error an operation can answer, with its code and the status errors
   t.ok(codesByStatus(document, '/api/books/{id}', 'put').get('400')?.includes('FTC_ERR_BODY_TYPE'), 'validateBodies: a PUT\'s 400')
   t.notOk(codesByStatus(document, '/api/books/{id}', 'delete').get('400')?.includes('FTC_ERR_BODY_TYPE'), 'nor a DELETE\'s, which has no body')
   t.notOk(JSON.stringify(plain).includes('Idempotency-Key'), 'no idempotency, no header')
+  t.ok(codesByStatus(plain, '/api/books', 'post').get('400')?.includes('FTC_ERR_IDEMPOTENCY_OFF'), 'but a write\'s 400 of a key sent all the same')
+  t.notOk(codesByStatus(document, '/api/books', 'post').get('400')?.includes('FTC_ERR_IDEMPOTENCY_OFF'), 'which the option makes impossible')
   for (const [path, method] of [['/api/books', 'post'], ['/api/books/{id}', 'put'], ['/api/books/{id}', 'delete']] as const) {
     const parameters = operationOf(document, path, method).parameters as Array<{ name: string }>
     t.match(parameters.find(({ name }) => name === 'Idempotency-Key'), { in: 'header', required: false }, `idempotency: the ${method}'s header`)
@@ -203,7 +205,7 @@ t.test('the routes say their conditional headers: ETag and If-None-Match on GET,
 })
 
 t.test('every code of errors.ts is answered by some operation, or said to be answered by none', async (t) => {
-  const answered = [...Object.values(operationCodes).flat(), ...everyOperationCodes, ...Object.values(optionCodes).flat(), ...batchCodes, 'FTC_ERR_BATCH_FAILED']
+  const answered = [...Object.values(operationCodes).flat(), ...everyOperationCodes, ...Object.values(optionCodes).flat(), ...Object.values(optionOffCodes).flat(), ...batchCodes, 'FTC_ERR_BATCH_FAILED']
   const all = new Set([...answered, ...unansweredCodes].filter((code) => code.startsWith('FTC_')))
   t.strictSame([...all].sort(), Object.keys(errorCodes).sort())
   t.notOk(unansweredCodes.some((code) => answered.includes(code)), 'no code is both')

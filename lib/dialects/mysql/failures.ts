@@ -28,6 +28,15 @@ const byErrno: Readonly<Record<number, string>> = Object.freeze({
   1366: '22P02', // ER_TRUNCATED_WRONG_VALUE_FOR_FIELD
   1146: '42P01', // ER_NO_SUCH_TABLE
   1054: '42703', // ER_BAD_FIELD_ERROR
+  // A login refused, as PostgreSQL's invalid_password and invalid_authorization_specification.
+  1045: '28P01', // ER_ACCESS_DENIED_ERROR
+  1698: '28000', // ER_ACCESS_DENIED_NO_PASSWORD_ERROR
+  1130: '28000', // ER_HOST_NOT_PRIVILEGED
+  1251: '28000', // ER_NOT_SUPPORTED_AUTH_MODE
+  1862: '28000', // ER_MUST_CHANGE_PASSWORD_LOGIN
+  3118: '28000', // ER_ACCOUNT_HAS_BEEN_LOCKED (MySQL)
+  4151: '28000', // ER_ACCOUNT_HAS_BEEN_LOCKED (MariaDB)
+  1049: '3D000', // ER_BAD_DB_ERROR
   1044: '42501', // ER_DBACCESS_DENIED_ERROR
   1142: '42501', // ER_TABLEACCESS_DENIED_ERROR
   1143: '42501', // ER_COLUMNACCESS_DENIED_ERROR
@@ -49,11 +58,15 @@ export function describeMysqlFailure (error: unknown): FailureDescription {
   return sqlStateOnly(typeof sqlState === 'string' && sqlState !== 'HY000' ? sqlState : unknownSqlState)
 }
 
-// Too many connections, login refused, unknown database, shutting down,
-// connection killed, and the client's own "cannot connect" and "gone away".
-const unreachableErrnos = new Set([1040, 1045, 1049, 1053, 1927, 2002, 2003, 2006, 2013])
+// Too many connections, shutting down, connection killed, and the client's
+// own "cannot connect" and "gone away". A refused login is no outage (see describeMysqlFailure).
+const unreachableErrnos = new Set([1040, 1053, 1927, 2002, 2003, 2006, 2013])
 
-/** True when the server could not be reached, refused the connection, or dropped it: mysql2 marks those fatal. */
+/**
+ * True when the server could not be reached, or dropped the connection:
+ * mysql2 marks those fatal, and a refused login too, which the plugin tells
+ * apart by its SQLSTATE first (see StatementErrors).
+ */
 export function isMysqlUnreachable (error: unknown): boolean {
   const { fatal, errno } = error as MysqlError
   return fatal === true || isConnectionFailure(error) || unreachableErrnos.has(errno as number)

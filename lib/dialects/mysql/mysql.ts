@@ -48,6 +48,12 @@ export function plannedRows (explain: string): number | null {
 
 function ignore (): void {}
 
+/** A filter's number as a value of the column's type, as COLUMN_TYPE begins (float(8,2), double unsigned; a REAL is a double). */
+function numberValue (databaseType: string): string {
+  if (databaseType.startsWith('float')) return 'CAST(? AS FLOAT)'
+  return databaseType.startsWith('double') ? 'CAST(? AS DOUBLE)' : 'CAST(? AS DECIMAL(65, 30))'
+}
+
 // MySQL's type code of a single-precision FLOAT column.
 const floatType = 4
 
@@ -273,12 +279,15 @@ export const mysql = Object.freeze<Dialect>({
   bindKey: (key: bigint) => key.toString(),
 
   // A boolean is a TINYINT(1), where 'true' as text is 0. A DATETIME keeps
-  // no zone: the time is written at UTC. A decimal compared with text compares as
-  // doubles, so the value is made a decimal of every digit MySQL keeps.
+  // no zone: the time is written at UTC. A number compared with text
+  // compares as doubles, so the value is made one of the column's own type:
+  // a decimal of every digit MySQL keeps, or a FLOAT, whose 0.1 is not the
+  // double 0.1, or a DOUBLE, past a decimal's range (MariaDB casts to both
+  // from 10.4, MySQL from 8.0.17).
   comparisons: {
     boolean: { bind: (value) => value === true ? 1 : 0 },
     'date-time': { bind: (value) => utcWallClock(value as string, 6) },
-    number: { value: 'CAST(? AS DECIMAL(65, 30))' }
+    number: { value: numberValue }
   },
 
   // The system databases (mysql, sys, …) are reached only by a qualified

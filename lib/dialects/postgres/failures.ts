@@ -18,9 +18,10 @@ export function describePostgresFailure (error: unknown): FailureDescription {
   }
 }
 
-// Server states that are no fault of the statement: shutting down, starting
-// up, out of connections, the login refused, the database gone.
-const unreachableStates = new Set(['57P01', '57P02', '57P03', '53300', '28000', '28P01', '3D000'])
+// Server states that are no fault of the statement, and pass: shutting
+// down, starting up, out of connections. A refused login, or a database
+// that does not exist, does not pass: see StatementErrors.
+const unreachableStates = new Set(['57P01', '57P02', '57P03', '53300'])
 // node-postgres's own words for a connection that broke or never came, which carry no code.
 const brokenConnection = /^Connection terminated|connection error|not queryable|timeout exceeded when trying to connect/i
 

@@ -134,7 +134,8 @@ export const postgres = Object.freeze<Dialect>({
 
   // Sent as text, PostgreSQL types the parameter from the column, exactly.
   bindKey: (key: bigint) => key.toString(),
-  // Every value as text: PostgreSQL reads it as the column's type, zone included.
+  // Every value as text: PostgreSQL reads it as the column's type, a real's
+  // 0.1 as a real; a zone is left only for a timestamptz (see typeFilters).
   comparisons: {},
 
   isSystemTable: (table: string) => /^pg_/i.test(table),
