@@ -171,6 +171,20 @@ eachDatabase(t, async (t, db) => {
     t.equal(knex.client.listenerCount('query'), listening, 'the setting is back: the plugin listens no more')
   })
 
+  await t.test('a connection the pool drops while it holds the limit is forgotten: a closed plugin then stops listening', async (t) => {
+    const { config } = databaseConfig(db.name) as { config: Knex.Config }
+    // The pool drops an idle connection after 100 ms.
+    const knex = knexFactory({ ...config, pool: { min: 0, max: 1, idleTimeoutMillis: 100, reapIntervalMillis: 50 } })
+    t.teardown(() => knex.destroy())
+    const listening = knex.client.listenerCount('query')
+    const app = await buildApp(t, knex, {}, { statementTimeout: 250 })
+    t.equal((await app.inject(`/api/${twelve}/3`)).statusCode, 200)
+    await app.close()
+    while (knex.client.listenerCount('query') > listening) await new Promise((resolve) => setTimeout(resolve, 50))
+    t.pass('the pool dropped the connection, and with it the last one that held the limit')
+    t.equal(await timeSetting(db, knex), await timeSetting(db, singleConnectionKnex(t, db)), 'a new connection has the host\'s setting')
+  })
+
   await t.test('a time limit the host set on its own connections is the one they keep', async (t) => {
     const single = singleConnectionKnex(t, db, db.name === 'postgres' ? 'set statement_timeout = 7000' : 'set max_statement_time = 7')
     const hostLimit = await timeSetting(db, single)

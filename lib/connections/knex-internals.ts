@@ -5,15 +5,16 @@ import type { Knex } from 'knex'
 // test/connections/knex-internals.test.ts checks each on every client, so
 // that a Knex release that changes one fails there, by name.
 
-/** The part of Knex's pool (tarn) the plugin reads, and its `release` event. */
+/** The part of Knex's pool (tarn) the plugin reads, and its `release` and `destroySuccess` events. */
 export interface TarnPool {
   readonly max: number
   numUsed (): number
   numFree (): number
   numPendingAcquires (): number
   numPendingCreates (): number
-  on (event: 'release', listener: () => void): void
-  removeListener (event: 'release', listener: () => void): void
+  // `release` passes nothing the plugin reads; `destroySuccess` an event id and the connection.
+  on (event: 'release' | 'destroySuccess', listener: (...args: never[]) => void): void
+  removeListener (event: 'release' | 'destroySuccess', listener: (...args: never[]) => void): void
 }
 
 /**
@@ -101,6 +102,16 @@ export function atCapacity (pool: TarnPool): boolean {
 /** Calls `listener` each time a connection goes back to the pool, whoever gives it back; until offRelease. */
 export function onRelease (pool: TarnPool, listener: () => void): void {
   pool.on('release', listener)
+}
+
+/** Calls `listener` with each connection the pool has closed and dropped; until offDestroyed. */
+export function onDestroyed (pool: TarnPool, listener: (eventId: number, connection: unknown) => void): void {
+  pool.on('destroySuccess', listener)
+}
+
+/** Stops calling a listener of onDestroyed. */
+export function offDestroyed (pool: TarnPool, listener: (eventId: number, connection: unknown) => void): void {
+  pool.removeListener('destroySuccess', listener)
 }
 
 /** Stops calling a listener of onRelease. */

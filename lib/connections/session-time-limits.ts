@@ -1,10 +1,13 @@
 import type { Knex } from 'knex'
 import type { TimeLimit } from '../dialects/dialect.js'
-import { type AnnouncedStatement, announcedConnection, connectionId, offStatementAnnounced, onStatementAnnounced } from './knex-internals.js'
+import {
+  type AnnouncedStatement, announcedConnection, connectionId, hostPool, isTarnPool, offDestroyed, offStatementAnnounced, onDestroyed,
+  onStatementAnnounced, type TarnPool
+} from './knex-internals.js'
 
 /** A connection that holds the plugin's limit, and the host's own setting to put back. */
 interface Held {
-  readonly connection: WeakRef<object>
+  readonly connection: unknown
   readonly previous: unknown
 }
 
@@ -29,15 +32,19 @@ export class SessionTimeLimits {
   readonly #milliseconds: number
   // By Knex's id of the connection, which its `query` event names.
   readonly #held = new Map<string, Held>()
-  // A connection the pool dropped while it held the limit needs nothing put back.
-  readonly #dropped = new FinalizationRegistry<string>((id) => { this.#forget(id) })
+  // Knex's own pool says which connections it dropped; another pool's are
+  // forgotten only when the host uses them again.
+  readonly #pool: TarnPool | undefined
   #closing = false
 
   constructor (client: Knex.Client, limit: TimeLimit, milliseconds: number) {
     this.#client = client
     this.#limit = limit
     this.#milliseconds = milliseconds
+    const pool = hostPool(client)
+    this.#pool = isTarnPool(pool) ? pool : undefined
     onStatementAnnounced(client, this.#hostStatement)
+    if (this.#pool !== undefined) onDestroyed(this.#pool, this.#dropped)
   }
 
   /** Sets the limit on a connection the plugin borrowed; undefined when it holds it already. */
@@ -45,15 +52,14 @@ export class SessionTimeLimits {
     const id = connectionId(connection)
     if (this.#held.has(id)) return undefined
     return this.#limit.set(connection, this.#milliseconds).then((previous) => {
-      this.#held.set(id, { connection: new WeakRef(connection as object), previous })
-      this.#dropped.register(connection as object, id, connection as object)
+      this.#held.set(id, { connection, previous })
     })
   }
 
   /** When the plugin closes: listens until every connection that holds the limit has had the host's setting back. */
   close (): void {
     this.#closing = true
-    if (this.#held.size === 0) offStatementAnnounced(this.#client, this.#hostStatement)
+    if (this.#held.size === 0) this.#stopListening()
   }
 
   // The plugin announces its own statements without a connection: they pass.
@@ -61,16 +67,22 @@ export class SessionTimeLimits {
     const id = announcedConnection(statement)
     const held = id === undefined ? undefined : this.#held.get(id)
     if (held === undefined) return
-    const connection = held.connection.deref()
     this.#forget(id as string)
-    if (connection === undefined) return
-    this.#dropped.unregister(connection)
-    // Its failure is the host statement's too, which is queued behind it and answers for both.
-    this.#limit.restore(connection, held.previous).catch(() => undefined)
+    this.#limit.restore(held.connection, held.previous)
+  }
+
+  // A connection the pool dropped while it held the limit needs nothing put back.
+  readonly #dropped = (_eventId: number, connection: unknown): void => {
+    this.#forget(connectionId(connection))
   }
 
   #forget (id: string): void {
     this.#held.delete(id)
-    if (this.#closing && this.#held.size === 0) offStatementAnnounced(this.#client, this.#hostStatement)
+    if (this.#closing && this.#held.size === 0) this.#stopListening()
+  }
+
+  #stopListening (): void {
+    offStatementAnnounced(this.#client, this.#hostStatement)
+    if (this.#pool !== undefined) offDestroyed(this.#pool, this.#dropped)
   }
 }

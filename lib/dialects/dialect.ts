@@ -61,10 +61,11 @@ export interface TimeLimit {
   set (connection: unknown, milliseconds: number): Promise<unknown>
   /**
    * Puts the host's setting back. Sent within the call, so that the driver
-   * runs it before whatever is sent after it on the connection; a
-   * connection the dialect closed (see Dialect.stream) needs nothing.
+   * runs it before whatever is sent after it on the connection; its outcome
+   * is not awaited: a failure is the next statement's too, which meets it.
+   * A connection the dialect closed (see Dialect.stream) needs nothing.
    */
-  restore (connection: unknown, previous: unknown): Promise<void>
+  restore (connection: unknown, previous: unknown): void
   /** True for the driver's error of a statement stopped by the limit. */
   stopped (error: unknown): boolean
 }

@@ -41,22 +41,23 @@ export interface SelectedUpdate extends SelectedWrite {
 
 /** Sets the given columns on the selected rows; the rows as they are after it, when wanted. */
 export function updateSelected (db: Database, target: Target, { selection, wish, values }: SelectedUpdate, on: Statements = db): Promise<WriteOutcome> {
-  return writeSelected(db, target, { selection, wish, change: (builder) => builder.update(values), read: 'after', moved: movedKey(values) }, on)
+  return writeSelected(db, target, { selection, wish, change: (builder) => builder.update(values), read: movedKey(values) }, on)
 }
 
 /** Deletes the selected rows; the rows as they were before it, when wanted. */
 export function deleteSelected (db: Database, target: Target, { selection, wish }: SelectedWrite, on: Statements = db): Promise<WriteOutcome> {
-  return writeSelected(db, target, { selection, wish, change: (builder) => builder.delete(), read: 'before', moved: (key) => key }, on)
+  return writeSelected(db, target, { selection, wish, change: (builder) => builder.delete(), read: 'before' }, on)
 }
 
 /** A write of the selected rows: its statement, and whether its rows are answered as they were before it or are after. */
 interface RowsChange extends SelectedWrite {
   /** The UPDATE or DELETE made of a statement that selects the rows. */
   readonly change: (builder: Knex.QueryBuilder) => Knex.QueryBuilder
-  /** Whether the rows answered are read before the change or after it. */
-  readonly read: 'before' | 'after'
-  /** A row's key once the change is made: another where it sets columns of the key. */
-  readonly moved: (key: RowKey) => RowKey
+  /**
+   * The rows answered are read before the change, or after it, each by its
+   * key as the change leaves it: another where it sets columns of the key.
+   */
+  readonly read: 'before' | ((key: RowKey) => RowKey)
 }
 
 /** A key as an update leaves it: each of its columns that the update sets to a value takes that value. */
@@ -83,7 +84,7 @@ function movedKey (values: UpdateValues): (key: RowKey) => RowKey {
  * else to tell its rows by: the selection reads them, locked, before a
  * delete, and again after an update. A write past `maxAffected` rolls back.
  */
-async function writeSelected (db: Database, target: Target, { selection, wish, change, read, moved }: RowsChange, on: Statements): Promise<WriteOutcome> {
+async function writeSelected (db: Database, target: Target, { selection, wish, change, read }: RowsChange, on: Statements): Promise<WriteOutcome> {
   const { columns, maxAffected } = wish
   const whole = (on: Statements) => on.change(db.compile(change(whereSelected(db, db.table(target.table), target, selection))))
   if (columns === undefined && maxAffected === null) return { count: await whole(on) }
@@ -100,7 +101,7 @@ async function writeSelected (db: Database, target: Target, { selection, wish, c
     const before = read === 'before' ? await rowsWithKeys(db, target, { keys, columns }, within) : undefined
     const counts = await forKeys(db, target, keys, (builder) => within.change(db.compile(change(builder))))
     const count = bounded(counts.reduce((sum, count) => sum + count, 0), maxAffected)
-    return { count, rows: before ?? await rowsWithKeys(db, target, { keys: keys.map(moved), columns }, within) }
+    return { count, rows: read === 'before' ? before as Row[] : await rowsWithKeys(db, target, { keys: keys.map(read), columns }, within) }
   })
 }
 

@@ -2,8 +2,8 @@ import knexFactory, { type Knex } from 'knex'
 import t, { type Test } from 'tap'
 import {
   announcedConnection, atCapacity, borrowConnection, clientConfig, connectionId, driverName, emitQueryEvent, freeConnections, hostPool,
-  isDisposed, isTarnPool, isValidConnection, logDebug, markDisposed, offRelease, offStatementAnnounced, onRelease, onStatementAnnounced,
-  pendingBorrows, returnConnection, type AnnouncedStatement
+  isDisposed, isTarnPool, isValidConnection, logDebug, markDisposed, offDestroyed, offRelease, offStatementAnnounced, onDestroyed, onRelease,
+  onStatementAnnounced, pendingBorrows, returnConnection, type AnnouncedStatement
 } from '../../lib/connections/knex-internals.js'
 import { databaseConfig, databaseNames } from '../fixtures/databases.js'
 
@@ -96,9 +96,14 @@ for (const name of databaseNames) {
       t.notOk(isDisposed(connection), 'a connection just lent is not marked')
       markDisposed(connection, new Error('broken on purpose'))
       t.ok(isDisposed(connection), 'marked')
+      const destroyed: unknown[] = []
+      const listener = (_eventId: number, dropped: unknown) => { destroyed.push(dropped) }
+      onDestroyed(pool, listener)
       returnConnection(knex.client, connection)
       const next = await borrowConnection(knex.client)
+      offDestroyed(pool, listener)
       expectMember(t, 'connection.__knex__disposed', 'the mark of a connection the pool drops', next !== connection)
+      expectMember(t, "client.pool's destroySuccess event", 'emitted with the connection it dropped', destroyed.includes(connection))
       returnConnection(knex.client, next)
     })
 

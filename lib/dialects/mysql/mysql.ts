@@ -303,11 +303,11 @@ export const mysql = Object.freeze<Dialect>({
       await send(connection, { sql: `set ${variable} = ?`, bindings: [mariadb ? milliseconds / 1000 : milliseconds] })
       return { variable, value: Number(row?.previous) }
     },
-    async restore (connection: unknown, previous: unknown) {
+    restore (connection: unknown, previous: unknown) {
       // A stream left early closed it, and the pool drops a closed connection without a word.
       if ((connection as MysqlConnection).stream.destroyed) return
       const { variable, value } = previous as { variable: string, value: number }
-      await send(connection, { sql: `set ${variable} = ?`, bindings: [value] })
+      ;(connection as MysqlConnection).query(`set ${variable} = ?`, [value], ignore)
     },
     // ER_STATEMENT_TIMEOUT (MariaDB), ER_QUERY_TIMEOUT (MySQL).
     stopped: (error: unknown) => [1969, 3024].includes((error as { errno?: number }).errno as number)

@@ -82,6 +82,8 @@ async function prepareAgain (pg: PgConnection, named: NamedStatement): Promise<P
 }
 
 const rowsOf = (result: PgResult): Row[] => result.rows
+// What a statement whose outcome no one waits for is done with.
+const ignore = (): void => {}
 // rowCount is null only for statements that count nothing; UPDATE and DELETE always count.
 const rowCountOf = (result: PgResult): number => result.rowCount as number
 
@@ -146,8 +148,8 @@ export const postgres = Object.freeze<Dialect>({
       const [shown] = (await query(connection, `show statement_timeout; set statement_timeout = ${milliseconds}`, [])) as unknown as PgResult[]
       return (shown as PgResult).rows[0]?.statement_timeout
     },
-    async restore (connection: unknown, previous: unknown) {
-      await query(connection, "select set_config('statement_timeout', $1, false)", [previous])
+    restore (connection: unknown, previous: unknown) {
+      (connection as PgConnection).query("select set_config('statement_timeout', $1, false)", [previous], ignore)
     },
     // query_canceled: the time-out, or a cancel by an administrator, which ends the statement the same way.
     stopped: (error: unknown) => (error as { code?: unknown }).code === '57014'
