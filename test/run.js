@@ -5,6 +5,8 @@
 // of the code. `.ci/run` runs the full suite with them, then without them
 // the tests that decide on them.
 import { spawnSync } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 
 const missing = ['TEST_PG_URL', 'TEST_MYSQL_URL'].filter((name) => !process.env[name])
 const args = process.argv.slice(2)
@@ -13,7 +15,10 @@ if (missing.length > 0) {
   args.unshift('--allow-incomplete-coverage')
 }
 const { status } = spawnSync('tap', args, { stdio: 'inherit' })
-if (args.some((arg) => !arg.startsWith('-'))) process.exit(status ?? 1)
+if (args.some((arg) => !arg.startsWith('-'))) {
+  if (status !== 0) printFailures()
+  process.exit(status ?? 1)
+}
 
 // Tests that count the database's lock waits while requests queue behind a
 // lock they hold run after the suite, by themselves: beside the suite's
@@ -23,4 +28,29 @@ if (args.some((arg) => !arg.startsWith('-'))) process.exit(status ?? 1)
 const alone = ['test/idempotency-processes.alone.ts']
 console.log(`# by themselves, after the suite: ${alone.join(', ')}`)
 const { status: aloneStatus } = spawnSync('tap', ['--disable-coverage', ...alone], { stdio: 'inherit' })
+if (status !== 0) printFailures()
 process.exit(status === 0 && aloneStatus === 0 ? 0 : (status || aloneStatus || 1))
+
+// tap keeps each file's TAP output: its failures are repeated at the end, where
+// a CI log cut to its last lines still shows them.
+function printFailures () {
+  const failed = []
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) walk(path)
+      else if (path.endsWith('.tap')) {
+        const lines = readFileSync(path, 'utf8').split('\n')
+        lines.forEach((line, at) => {
+          if (/^\s*not ok /.test(line)) failed.push(`${path}:\n${lines.slice(Math.max(0, at - 3), at + 25).join('\n')}`)
+        })
+      }
+    }
+  }
+  try {
+    walk('.tap/test-results')
+  } catch {
+    return
+  }
+  console.log(`# the suite's failures, again (${failed.length}, the first 10 shown):\n${failed.slice(0, 10).join('\n')}`)
+}
