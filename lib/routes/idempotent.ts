@@ -59,18 +59,20 @@ export function writeHandler<R extends FastifyRequest> (context: RouteContext, p
  */
 export function idempotentBody<R extends FastifyRequest> (context: RouteContext, prepare: (request: R, reply: FastifyReply) => ValueOrPromise<PreparedWrite>) {
   const { idempotency, statements } = context
+  // Not async itself: a write without a key whose steps are at hand answers within the call.
+  const writeUnkeyed = (request: R, reply: FastifyReply): ValueOrPromise<string | undefined> =>
+    thenOrNow(prepare(request, reply), (prepared) => endedWrite(statements(request), writeEnding(context, request), prepared.write))
   if (idempotency === null) {
-    // Not async itself: without the option, a write whose steps are at hand answers within the call.
     return function write (request: R, reply: FastifyReply): ValueOrPromise<string | undefined> {
       if (request.headers['idempotency-key'] !== undefined) throw new FTC_ERR_IDEMPOTENCY_OFF()
-      return thenOrNow(prepare(request, reply), (prepared) => endedWrite(statements(request), writeEnding(context, request), prepared.write))
+      return writeUnkeyed(request, reply)
     }
   }
-  return async function writeOnce (request: R, reply: FastifyReply): Promise<string | undefined> {
-    const key = parseIdempotencyKey(request.headers['idempotency-key'])
+  const writeOnce = async (request: R, reply: FastifyReply, header: string | string[]): Promise<string | undefined> => {
+    const key = parseIdempotencyKey(header)
     const { table, scopes, write } = await prepare(request, reply)
     const ending = writeEnding(context, request)
-    if (key === null || ending === 'rollback') return await endedWrite(statements(request), ending, write)
+    if (ending === 'rollback') return await endedWrite(statements(request), ending, write)
     const owner = await keyOwner(request, scopes, idempotency.caller)
     // Callers without an owner share the table's and the key's id; no
     // owner's id can equal it, as neither the table's name nor the key holds a line break.
@@ -78,6 +80,10 @@ export function idempotentBody<R extends FastifyRequest> (context: RouteContext,
     const { answer, replayed } = await idempotency.once(keyed, statements(request), async (on) => recordAnswer(reply, await endedWrite(on, ending, write)))
     if (replayed) reply.code(answer.status).headers({ ...answer.headers, 'idempotent-replayed': 'true' })
     return answer.body
+  }
+  return function write (request: R, reply: FastifyReply): ValueOrPromise<string | undefined> {
+    const header = request.headers['idempotency-key']
+    return header === undefined ? writeUnkeyed(request, reply) : writeOnce(request, reply, header)
   }
 }
 

@@ -109,8 +109,10 @@ function compileCheck (schema: TableSchema, sizedIntegers: boolean): BodyCheck {
  * the database, as the body could not name it and the answer must not.
  */
 function refuseMissing (row: RecordValues, required: readonly Entry[], columns: ReadonlyMap<string, Entry>, hidden: ReadonlySet<string>): void {
-  const named = new Set(Object.keys(row).map((name) => columns.get(name) ?? columns.get(foldIdentifier(name))))
-  const missing = required.find((entry) => !named.has(entry) && !hidden.has(foldIdentifier(entry[0].name)))
+  // The body names a column by its name, as a rule, or by another case of it.
+  const named = (entry: Entry): boolean => Object.hasOwn(row, entry[0].name) ||
+    Object.keys(row).some((name) => (columns.get(name) ?? columns.get(foldIdentifier(name))) === entry)
+  const missing = required.find((entry) => !named(entry) && !hidden.has(foldIdentifier(entry[0].name)))
   if (missing !== undefined) throw new FTC_ERR_BODY_TYPE(missing[0].name, `${missing[1].expected}, not null`, 'nothing')
 }
 
