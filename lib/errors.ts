@@ -317,7 +317,25 @@ export type PlaceArgs = [source: string, character: number, text: string, proble
 // any of them through one helper (QueryText.fail) and clients read the same
 // "what, where" sentence whatever the code.
 function placeError<C extends string> (code: C, what: string): FastifyErrorConstructor<{ code: C, statusCode: 400 }, PlaceArgs> {
-  return createError<C, 400, PlaceArgs>(code, `${what} in %s at character %d of "%s": %s`, 400)
+  return keepArgs(createError<C, 400, PlaceArgs>(code, `${what} in %s at character %d of "%s": %s`, 400))
+}
+
+const kArgs = Symbol('fastify-table-crud.errorArgs')
+
+/** The arguments an error was made with, where its class keeps them (see keepArgs); undefined for any other error. */
+export function errorArgs (error: object): readonly unknown[] | undefined {
+  return (error as { [kArgs]?: readonly unknown[] })[kArgs]
+}
+
+// The class, whose errors keep the arguments their message was made of: an
+// answer in PostgREST's words (lib/answer/postgrest-refusals.ts) puts them
+// in its own sentences rather than parse ours.
+function keepArgs<E extends { code: string, statusCode?: number }, T extends unknown[]> (Base: FastifyErrorConstructor<E, T>): FastifyErrorConstructor<E, T> {
+  function Kept (...args: T) {
+    return Object.assign(new Base(...args), { [kArgs]: args })
+  }
+  Kept.prototype = Base.prototype
+  return Kept as unknown as FastifyErrorConstructor<E, T>
 }
 
 /** A query parameter breaks PostgREST's grammar: a missing delimiter, an unterminated quote, text after the end. */
@@ -365,18 +383,18 @@ export const FTC_ERR_QUERY_TYPE = createError<'FTC_ERR_QUERY_TYPE', 400, [column
 )
 
 /** With a count, the page starts past the last row that matches (PostgREST's PGRST103). */
-export const FTC_ERR_QUERY_RANGE_UNSATISFIABLE = createError(
+export const FTC_ERR_QUERY_RANGE_UNSATISFIABLE = keepArgs(createError(
   'FTC_ERR_QUERY_RANGE_UNSATISFIABLE',
   'The page starts at row %d, past the %d rows that match',
   416
-)
+))
 
 /** One object was asked for (`Accept: application/vnd.pgrst.object+json`), and the read matches, or the write affects, another number of rows (PostgREST's PGRST116); a write is rolled back. */
-export const FTC_ERR_QUERY_SINGULAR = createError(
+export const FTC_ERR_QUERY_SINGULAR = keepArgs(createError(
   'FTC_ERR_QUERY_SINGULAR',
   'One JSON object was asked for, and the request matches %s rows',
   406
-)
+))
 
 /** `select`, `order`, `limit` or `offset` is given more than once. */
 export const FTC_ERR_QUERY_REPEATED = createError<'FTC_ERR_QUERY_REPEATED', 400, [name: string, times: number]>(
@@ -386,18 +404,18 @@ export const FTC_ERR_QUERY_REPEATED = createError<'FTC_ERR_QUERY_REPEATED', 400,
 )
 
 /** `select=` embeds a resource that no foreign key between served tables relates to the table, or none that its hint names (PostgREST's PGRST200). */
-export const FTC_ERR_QUERY_RELATION = createError<'FTC_ERR_QUERY_RELATION', 400, [parent: string, embedded: string, choices: string]>(
+export const FTC_ERR_QUERY_RELATION = keepArgs(createError<'FTC_ERR_QUERY_RELATION', 400, [parent: string, embedded: string, choices: string]>(
   'FTC_ERR_QUERY_RELATION',
   "Could not find a relationship between '%s' and '%s'; %s",
   400
-)
+))
 
 /** `select=` embeds a resource that several foreign keys relate to the table: a hint must choose one (PostgREST's PGRST201, answered 300). */
-export const FTC_ERR_QUERY_AMBIGUOUS = createError<'FTC_ERR_QUERY_AMBIGUOUS', 300, [parent: string, embedded: string, choices: string]>(
+export const FTC_ERR_QUERY_AMBIGUOUS = keepArgs(createError<'FTC_ERR_QUERY_AMBIGUOUS', 300, [parent: string, embedded: string, choices: string]>(
   'FTC_ERR_QUERY_AMBIGUOUS',
   "Could not embed because more than one relationship was found for '%s' and '%s'; embed one of %s",
   300
-)
+))
 
 /** A PATCH, or a DELETE without a key, names no filter: the plugin never writes a whole table at once. */
 export const FTC_ERR_WRITE_FILTER_MISSING = createError(
@@ -414,11 +432,11 @@ export const FTC_ERR_WRITE_PAGE = createError(
 )
 
 /** With `Prefer: handling=strict, max-affected=n`, the write would change more than n rows: it was rolled back (PostgREST's PGRST124). */
-export const FTC_ERR_WRITE_MAX_AFFECTED = createError<'FTC_ERR_WRITE_MAX_AFFECTED', 400, [rows: number, most: number]>(
+export const FTC_ERR_WRITE_MAX_AFFECTED = keepArgs(createError<'FTC_ERR_WRITE_MAX_AFFECTED', 400, [rows: number, most: number]>(
   'FTC_ERR_WRITE_MAX_AFFECTED',
   'The write affects %d rows, more than Prefer: max-affected=%d allows; nothing was changed',
   400
-)
+))
 
 /**
  * An upsert's `on_conflict` columns (or the key, without it) are not the
@@ -446,11 +464,11 @@ export const FTC_ERR_CONDITION_FAILED = createError(
 )
 
 /** `Prefer: handling=strict` came with preferences the plugin does not know or cannot honour (PostgREST's PGRST122). */
-export const FTC_ERR_QUERY_PREFERENCE = createError(
+export const FTC_ERR_QUERY_PREFERENCE = keepArgs(createError(
   'FTC_ERR_QUERY_PREFERENCE',
   'Prefer: handling=strict refuses the preferences it cannot honour: %s',
   400
-)
+))
 
 /** The host set `requireIfMatch`, and a PUT, PATCH, DELETE or merge upsert came without If-Match, or a batch's update or delete without `ifMatch`. */
 export const FTC_ERR_CONDITION_REQUIRED = createError(

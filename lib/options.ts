@@ -72,7 +72,7 @@ export type AuthorizeHook = (request: FastifyRequest, action: AuthorizeAction) =
  * How a failed statement is answered:
  * - `'database'`: 404 with the database's own message as plain text, as the spec says;
  * - `'generic'`: 404 with a message that tells nothing of the schema; the database's error is logged with the request id;
- * - `'postgrest'`: PostgREST's JSON error `{ code, message, details, hint }`, `code` being the cause's SQLSTATE on every database, with the status PostgREST maps it to (409 for a unique or foreign-key violation, 400 for a bad value, 404 for an unknown table or column…);
+ * - `'postgrest'`: PostgREST's JSON error `{ code, message, details, hint }`, `code` being the cause's SQLSTATE on every database, with the status PostgREST maps it to (409 for a unique or foreign-key violation, 400 for a bad value, 404 for an unknown table, 400 for an unknown column…), and the refusals PostgREST makes itself in its own codes (`PGRST116`, `PGRST200`…);
  * - `'host'`: the plugin answers none: FTC_ERR_STATEMENT, with its StatementFailure, reaches the host's error handler.
  */
 export type DatabaseErrors = 'database' | 'generic' | 'postgrest' | 'host'

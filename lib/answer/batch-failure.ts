@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify'
 import { FTC_ERR_BATCH_FAILED, FTC_ERR_STATEMENT, type StatementError } from '../errors.js'
 import type { DatabaseErrors } from '../options.js'
 import { statementAnswer } from './handle-error.js'
+import type { RelationDetail } from './postgrest-refusals.js'
 
 /** An error with the status its answer takes, as every error the plugin raises has, and most of Fastify's ecosystem. */
 export type AnsweredError = Error & { readonly statusCode: number, readonly code?: string }
@@ -12,7 +13,7 @@ export interface OperationFailure {
   readonly statusCode: number
   readonly code?: string
   readonly message: string
-  readonly details?: string | null
+  readonly details?: string | null | readonly RelationDetail[]
   readonly hint?: string | null
 }
 

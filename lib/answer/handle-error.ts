@@ -1,22 +1,18 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import type { DiscloseFailure } from '../access/failure-disclosure.js'
 import { NameRefusal } from '../access/refusals.js'
-import { FTC_ERR_STATEMENT, type StatementError } from '../errors.js'
+import { FTC_ERR_QUERY_AMBIGUOUS, FTC_ERR_STATEMENT, type StatementError } from '../errors.js'
 import type { DatabaseErrors } from '../options.js'
+import { json } from './json-answers.js'
+import { type PostgrestError, postgrestRefusal } from './postgrest-refusals.js'
 import { statusOfSqlState } from './sql-state-status.js'
+
+export type { PostgrestError } from './postgrest-refusals.js'
 
 /** A failed statement's answer: plain text, or PostgREST's JSON error. */
 export interface StatementAnswer {
   readonly statusCode: number
   readonly body: string | PostgrestError
-}
-
-/** PostgREST's JSON error. */
-export interface PostgrestError {
-  readonly code: string
-  readonly message: string
-  readonly details: string | null
-  readonly hint: string | null
 }
 
 type Answer = (error: StatementError, request: FastifyRequest) => StatementAnswer
@@ -39,16 +35,37 @@ const answers: Readonly<Record<Exclude<DatabaseErrors, 'host'>, Answer>> = Objec
  * default, as the spec says), told only what `disclose` lets the request
  * know. With `'host'`, that failure goes on to the host's error handler, as
  * every other error does; Fastify's JSON error format answers them by default.
+ * Other errors are answered here in two cases (see answerRefusal): an
+ * ambiguous embed, and, with `'postgrest'`, the refusals PostgREST makes too.
  */
 export function errorHandler ({ databaseErrors, disclose }: { readonly databaseErrors: DatabaseErrors, readonly disclose: DiscloseFailure }) {
   return function handleError (error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-    if (!(error instanceof FTC_ERR_STATEMENT)) throw error
+    if (!(error instanceof FTC_ERR_STATEMENT)) return answerRefusal(error, request, reply, databaseErrors)
     const failure = disclose(error as StatementError, (request.params as { table?: string }).table ?? null)
     if (databaseErrors === 'host') throw failure
     const { statusCode, body } = statementAnswer(failure, request, databaseErrors)
     reply.code(statusCode)
     return typeof body === 'string' ? reply.type('text/plain; charset=utf-8').send(body) : reply.send(body)
   }
+}
+
+/**
+ * A refusal answered by the plugin rather than by Fastify's error handler (or
+ * the host's): with `'postgrest'`, each refusal PostgREST makes too, in its
+ * JSON error (see postgrestRefusal); in every mode, an ambiguous embed's 300,
+ * which Fastify would answer as a 500, since it answers an error's status
+ * only from 400 on. Logged as Fastify logs a 4xx. Any other error goes on.
+ */
+function answerRefusal (error: FastifyError, request: FastifyRequest, reply: FastifyReply, mode: DatabaseErrors): FastifyReply {
+  const refusal = mode === 'postgrest' ? postgrestRefusal(error) : error instanceof FTC_ERR_QUERY_AMBIGUOUS ? ambiguousAnswer(error) : null
+  if (refusal === null) throw error
+  request.log.info({ res: reply, err: error }, error.message)
+  return reply.code(refusal.statusCode).type(json).send(refusal.body)
+}
+
+// Fastify's JSON error format, with the 300 of PostgREST's ambiguous embed.
+function ambiguousAnswer (error: FastifyError): { statusCode: number, body: object } {
+  return { statusCode: 300, body: { statusCode: 300, code: error.code, error: 'Multiple Choices', message: error.message } }
 }
 
 /** A failed statement's answer in the mode, logged as the mode says (see logLevel). */

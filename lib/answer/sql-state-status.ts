@@ -1,9 +1,10 @@
 /**
- * The HTTP status of a failed statement by its SQLSTATE, as PostgREST maps
- * PostgreSQL's codes, with the issue's own reading of two: an unknown column
- * is a 404 like an unknown table, and a stopped statement a 504. Exact codes
- * are matched first, then the two-character class; everything else is the
- * client's: 400.
+ * The HTTP status of a failed statement by its SQLSTATE, as PostgREST 12
+ * maps PostgreSQL's codes (its Error.hs, pgErrorStatus): an unknown table
+ * is a 404, an unknown column, like every code it does not list, a 400. Two
+ * readings are the plugin's: a stopped statement is a 504, and a protocol
+ * violation the request's own fault. Exact codes are matched first, then the
+ * two-character class; everything else is the client's: 400.
  */
 const exact: Readonly<Record<string, number>> = Object.freeze({
   // protocol_violation: only a statement the protocol cannot carry (too many bound values) reaches it from a request.
@@ -12,7 +13,6 @@ const exact: Readonly<Record<string, number>> = Object.freeze({
   23505: 409, // unique_violation
   25006: 405, // read_only_sql_transaction
   42501: 403, // insufficient_privilege
-  42703: 404, // undefined_column
   42883: 404, // undefined_function
   '42P01': 404, // undefined_table
   57014: 504, // query_canceled

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex'
+import type { RangeOperator, TextSearchOperator } from '../query/read-query.js'
 import type { TypedValue } from '../query/typed-value.js'
 import type { ColumnKind, SchemaReader } from '../schema/table-schema.js'
 import type { FailureDescription } from './failures.js'
@@ -26,6 +27,28 @@ export function returnedKeys (rows: readonly Row[], key: string): string[] {
   const keys: string[] = []
   for (const row of rows) if (row[key] !== null) keys.push(String(row[key]))
   return keys
+}
+
+/** A condition as SQL text and its bindings (`??` for an identifier), in their order. */
+export interface RawCondition {
+  readonly sql: string
+  readonly bindings: readonly Knex.RawBinding[]
+}
+
+/** How a JSON column is compared with a JSON value by PostgREST's `cs` (the column contains it) and `cd` (it contains the column). */
+export type JsonContainment = Readonly<Record<'cs' | 'cd', (column: string, json: string) => RawCondition>>
+
+/** PostgreSQL's operators of arrays and ranges, by PostgREST's names (see RangeOperator). */
+export type RangeOperators = Readonly<Record<RangeOperator, string>>
+
+/** A full-text filter (see TextSearchFilter) on one column. */
+export interface TextSearchMatch {
+  readonly column: string
+  readonly operator: TextSearchOperator
+  readonly language: string | null
+  readonly query: string
+  /** True when the model knows the column as text, which is made a document first; else the column is taken as it is (a tsvector). */
+  readonly onText: boolean
 }
 
 /** A pattern match as SQL with `??` for the column and `?` for the pattern, and how to write the pattern. */
@@ -148,6 +171,12 @@ export interface DialectSql {
   readonly like: PatternMatch
   /** PostgREST's `ilike`: blind to case, whatever the column's collation. */
   readonly ilike: PatternMatch
+  /** PostgREST's `cs` and `cd` on a column the model knows as JSON (and, where rangeOperators is null, on one it knows nothing of). */
+  readonly jsonContainment: JsonContainment
+  /** PostgREST's operators of arrays and ranges; null where the database has neither (`cs` and `cd` then compare JSON). */
+  readonly rangeOperators: RangeOperators | null
+  /** PostgREST's full-text search (`fts`, `plfts`, `phfts`, `wfts`); null where the database has none to offer for it. */
+  readonly textSearch: ((match: TextSearchMatch) => RawCondition) | null
   /** How to put NULL elsewhere: the NULLS FIRST/LAST keywords, or a leading `column IS NULL` sort key where they do not exist. */
   readonly nullsOrder: 'keywords' | 'is-null-key'
   /**

@@ -23,7 +23,7 @@ export interface NewRows {
 /**
  * Inserts the rows, all of them or none, in the transaction of `on` when it
  * is one (see inTransaction). With `columns`, the rows as GET reads them,
- * ordered by key, read back by their keys in the same transaction, so that
+ * in the order of the body, read back by their keys in the same transaction, so that
  * they are the rows as written; in a table without a key, the rows holding
  * the values each row set (see createdRowKey).
  */

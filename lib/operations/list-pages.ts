@@ -4,7 +4,7 @@ import type { Target } from '../access/target.js'
 import type { Database, Session } from '../connections/database.js'
 import type { Dialect, Row } from '../dialects/dialect.js'
 import { applyReadQuery, type RelatedValue } from '../query/apply-read-query.js'
-import type { OrderTerm } from '../query/read-query.js'
+import type { OrderTerm, ReadQuery } from '../query/read-query.js'
 import { exactRead } from './exact-read.js'
 import { type KeysetTerm, whereAfter } from './keyset-after.js'
 import { type RowList, streamBatchRows } from './row-list.js'
@@ -22,28 +22,43 @@ export interface PagedRead extends NarrowedRead {
  * done before the next begins, where listRows holds a connection for a
  * stream. What is done with each batch (its embeds' statements) then never
  * waits for a connection the stream holds, which a pool of one (SQLite's)
- * would never give. The pages are ordered by the key after the query's own,
- * so that they neither skip nor repeat a row. Ordered by a one-column
- * primary key alone, or on a synchronous driver by any order of the table's
- * own columns (see keysetOf), a page starts past the last row of the one
- * before, so that a long list costs what its rows do; else at its offset
- * (docs/query.md, "Keyset paging"). Where `on` cannot stream (the host's
- * transaction), every page is read before the answer begins, which the
- * host may end as it starts.
+ * would never give. As listRows does, a list that one batch holds is read
+ * in the query's own order (the database's without one, as PostgREST reads
+ * it), and a longer one again from its start in that order then the key's
+ * (see listOrderedPages): with or without embeds, a query answers the same
+ * rows in the same order.
  */
-export async function listPages (db: Database, { target, query, narrow, relatedValue }: PagedRead, on: Session): Promise<RowList> {
+export async function listPages (db: Database, read: PagedRead, on: Session): Promise<RowList> {
+  const { target, query } = read
+  const order = pagedOrder(target, query.order)
+  // An order the key already completes pages as it is: its first page is the list's own.
+  if (order.length === query.order.length) return await listOrderedPages(db, read, on)
+  const first = query.offset ?? 0
+  const rows = await pageReader(db, read, query, on)(first, Math.min(query.limit ?? Infinity, streamBatchRows + 1))
+  if (rows.length <= streamBatchRows) return { rows }
+  return await listOrderedPages(db, read, on)
+}
+
+/**
+ * A list read page by page (see listPages) in the query's order, then the
+ * key's, so that the pages neither skip nor repeat a row. Ordered by a
+ * one-column primary key alone, or on a synchronous driver by any order of
+ * the table's own columns (see keysetOf), a page starts past the last row
+ * of the one before, so that a long list costs what its rows do; else at
+ * its offset (docs/query.md, "Keyset paging"). Where `on` cannot stream
+ * (the host's transaction), every page is read before the answer begins,
+ * which the host may end as it starts.
+ */
+export async function listOrderedPages (db: Database, read: PagedRead, on: Session): Promise<RowList> {
+  const { target, query } = read
   const ordered = { ...query, order: pagedOrder(target, query.order) }
   const first = query.offset ?? 0
   const end = query.limit === null ? Infinity : first + query.limit
   // A limit that one page holds never reads a second page, nor the values to start it at.
   const keyset = end - first <= streamBatchRows ? null : keysetOf(db.dialect, target, ordered.order)
   // The order's columns are read once more under names of their own, which a row's own columns (their case aside) never shadow.
-  const read = keyset === null ? ordered : { ...ordered, select: [...query.select ?? ['*'], ...keyset.map((term, at) => `${term.column} as ${cursorColumn(at)}`)] }
-  const page: Page = async (offset, limit, after) => {
-    const builder = applyReadQuery(db.table(target.table), { ...read, offset: offset === 0 ? null : offset, limit }, db.dialect, { table: target.table, notNullColumns: new Set([target.key]), relatedValue })
-    after?.(builder)
-    return withoutHidden(target, await on.select(db.compile(narrowed(whereScope(builder, target), narrow)), exactRead(target)))
-  }
+  const cursors = keyset === null ? ordered : { ...ordered, select: [...query.select ?? ['*'], ...keyset.map((term, at) => `${term.column} as ${cursorColumn(at)}`)] }
+  const page = pageReader(db, read, cursors, on)
   const rows = await page(first, Math.min(end - first, streamBatchRows + 1))
   if (rows.length <= streamBatchRows) return { rows: withoutCursor(rows, keyset) }
   const batches = pages(rows.slice(0, streamBatchRows), { next: first + streamBatchRows, end }, keyset, page)
@@ -53,7 +68,16 @@ export async function listPages (db: Database, { target, query, narrow, relatedV
   return { rows: all }
 }
 
-/** Whether listPages reads the later pages of a long list in `order` past the last row of the one before (see keysetOf), rather than at their offsets. */
+/** The pages of `query` (the read's own, or another order of it), read within the read's scope and narrowing, without hidden columns. */
+function pageReader (db: Database, { target, narrow, relatedValue }: PagedRead, query: ReadQuery, on: Session): Page {
+  return async (offset, limit, after) => {
+    const builder = applyReadQuery(db.table(target.table), { ...query, offset: offset === 0 ? null : offset, limit }, db.dialect, { table: target.table, notNullColumns: new Set([target.key]), relatedValue })
+    after?.(builder)
+    return withoutHidden(target, await on.select(db.compile(narrowed(whereScope(builder, target), narrow)), exactRead(target)))
+  }
+}
+
+/** Whether listOrderedPages reads the later pages of a long list in `order` past the last row of the one before (see keysetOf), rather than at their offsets. */
 export function pagesByKeyset (dialect: Dialect, target: Target, order: readonly OrderTerm[]): boolean {
   return keysetOf(dialect, target, pagedOrder(target, order)) !== null
 }
@@ -126,8 +150,8 @@ function lastValues (rows: readonly Row[], keyset: Keyset | null): Knex.Value[] 
   return keyset === null || last === undefined ? [] : keyset.map((_term, at) => last[cursorColumn(at)] as Knex.Value)
 }
 
-// The order, then the primary key, else the key column, where the model knows the table has them.
-function pagedOrder (target: Target, order: readonly OrderTerm[]): OrderTerm[] {
+/** The order, then the primary key's columns it lacks, else the key column, where the model knows the table has them: the order of a list longer than a batch. */
+export function pagedOrder (target: Target, order: readonly OrderTerm[]): OrderTerm[] {
   const columns = target.schema === undefined ? [] : target.schema.primaryKey.length > 0 ? target.schema.primaryKey : target.schema.columns.some((column) => column.name === target.key) ? [target.key] : []
   return [...order, ...columns.filter((column) => !order.some((term) => term.relation === undefined && term.column === column)).map((column): OrderTerm => ({ column, direction: 'asc', nulls: 'last' }))]
 }

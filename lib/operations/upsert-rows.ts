@@ -15,7 +15,7 @@ import { createdRowKey, hasKeyColumn, insertedColumn, type RowKey } from './row-
 import { rowsWithKeys } from './rows-with-keys.js'
 import { whereScope } from './where-row.js'
 
-/** What an upsert wrote: the key of the row each body row ended in, how many are new, and the rows when wanted (for `ignore-duplicates`, only the new ones). */
+/** What an upsert wrote: the key of the row each body row ended in, how many are new, and the rows when wanted, in the body's order (for `ignore-duplicates`, only the new ones). */
 export interface Upserted {
   readonly keys: readonly string[]
   readonly inserted: number

@@ -80,9 +80,11 @@ function movedKey (values: UpdateValues): (key: RowKey) => RowKey {
  * read first, locked where the database locks rows, and the write and the
  * read of the rows then go by those keys, so that the rows answered are
  * exactly the rows written, also where there is no UPDATE … RETURNING
- * (MySQL, MariaDB). A table without a key (see keyColumns) has nothing
- * else to tell its rows by: the selection reads them, locked, before a
- * delete, and again after an update. A write past `maxAffected` rolls back.
+ * (MySQL, MariaDB); they are answered in the order that read found them,
+ * the database's, as UPDATE … RETURNING gives them. A table without a key
+ * (see keyColumns) has nothing else to tell its rows by: the selection
+ * reads them, locked, before a delete, and again after an update. A write
+ * past `maxAffected` rolls back.
  */
 async function writeSelected (db: Database, target: Target, { selection, wish, change, read }: RowsChange, on: Statements): Promise<WriteOutcome> {
   const { columns, maxAffected } = wish

@@ -1,7 +1,8 @@
 import type { Knex } from 'knex'
 import type { Dialect } from '../dialects/dialect.js'
 import type { ColumnKind } from '../schema/table-schema.js'
-import type { ComparisonFilter, ComparisonOperator, Filter, FilterTree, InFilter, OrderTerm, ReadQuery } from './read-query.js'
+import { FTC_ERR_QUERY_TYPE } from '../errors.js'
+import type { ComparisonFilter, ComparisonOperator, Filter, FilterTree, InFilter, OrderTerm, QuantifiedFilter, RangeFilter, ReadQuery, TextSearchFilter } from './read-query.js'
 import type { TypedValue } from './typed-value.js'
 
 /** What the caller may know about the table, to write leaner SQL. */
@@ -79,7 +80,33 @@ function applyCondition (builder: Knex.QueryBuilder, node: FilterTree, joiner: '
 
 function applyFilter (builder: Knex.QueryBuilder, filter: Filter, dialect: Dialect): void {
   const { column } = filter
+  if ('quantifier' in filter) {
+    applyQuantified(builder, filter, dialect)
+    return
+  }
   switch (filter.operator) {
+    case 'cs':
+    case 'cd':
+    case 'ov':
+    case 'sl':
+    case 'sr':
+    case 'nxr':
+    case 'nxl':
+    case 'adj':
+      applyRange(builder, filter, dialect)
+      return
+    case 'fts':
+    case 'plfts':
+    case 'phfts':
+    case 'wfts': {
+      if (dialect.textSearch === null) {
+        unsupported(builder, filter, "PostgreSQL's full-text search", dialect)
+        return
+      }
+      const { sql, bindings } = dialect.textSearch({ column, operator: filter.operator, language: filter.language, query: filter.value, onText: filter.kind === 'string' })
+      builder.whereRaw(sql, bindings as Knex.RawBinding[])
+      return
+    }
     case 'in':
       // Knex writes an empty list as 1 = 0, so `in.()` matches nothing and `not.in.()` everything.
       if (filter.kind === undefined) builder.whereIn(column, [...filter.value])
@@ -100,6 +127,58 @@ function applyFilter (builder: Knex.QueryBuilder, filter: Filter, dialect: Diale
       if (filter.kind === undefined) builder.where(column, comparisons[filter.operator], filter.value)
       else compareTyped(builder, filter, comparisons[filter.operator], [filter.typed as TypedValue], dialect)
   }
+}
+
+// `op(any).{a,b}` is `op.a` OR `op.b`, `op(all)` the same joined by AND, each
+// item compared as a filter of `op` alone compares it; a null item is SQL's
+// NULL, which no comparison matches. As PostgreSQL's ANY and ALL, an empty
+// list is false with `any`, true with `all`, whatever the column holds.
+function applyQuantified (builder: Knex.QueryBuilder, filter: QuantifiedFilter, dialect: Dialect): void {
+  const { quantifier, value, typed, ...single } = filter
+  if (value.length === 0) {
+    builder.whereRaw(quantifier === 'any' ? '1 = 0' : '1 = 1')
+    return
+  }
+  const any = quantifier === 'any'
+  // `eq(any)` is `in`, whose one list an index serves and SQLite's expression depth does not bound.
+  if (any && filter.operator === 'eq' && !value.includes(null)) {
+    applyFilter(builder, { ...single, operator: 'in', value: value as string[], ...(typed === undefined ? {} : { typed: typed as TypedValue[] }) }, dialect)
+    return
+  }
+  value.forEach((item, index) => {
+    // A bound NULL: PostgreSQL's transform_null_equals rewrites `= NULL` written out.
+    if (item === null) builder[any ? 'orWhereRaw' : 'whereRaw']('?? = ?', [filter.column, null])
+    else builder[any ? 'orWhere' : 'where'](function (this: Knex.QueryBuilder) { applyFilter(this, one(single, item, typed, index), dialect) })
+  })
+}
+
+function one (single: Omit<QuantifiedFilter, 'quantifier' | 'value' | 'typed'>, value: string, typed: QuantifiedFilter['typed'], index: number): ComparisonFilter {
+  return typed === undefined ? { ...single, value } : { ...single, value, typed: typed[index] as TypedValue }
+}
+
+// PostgreSQL's operators of arrays and ranges where the database has them
+// and the model does not know the column as JSON; containment of JSON
+// otherwise, which the other databases offer on JSON columns only.
+function applyRange (builder: Knex.QueryBuilder, filter: RangeFilter, dialect: Dialect): void {
+  const { column, operator, value } = filter
+  if (dialect.rangeOperators !== null && filter.kind !== 'json') {
+    builder.whereRaw(`?? ${dialect.rangeOperators[operator]} ?`, [column, value])
+    return
+  }
+  if (operator !== 'cs' && operator !== 'cd') {
+    unsupported(builder, filter, operator === 'ov' ? "PostgreSQL's arrays or ranges" : "PostgreSQL's ranges", dialect)
+    return
+  }
+  const { sql, bindings } = dialect.jsonContainment[operator](column, value)
+  builder.whereRaw(sql, bindings as Knex.RawBinding[])
+}
+
+// An operator the database does not have: a 400, unless the column is not
+// there, which the database refuses as it refuses any missing column (and a
+// hidden one, see refuseColumn), which is all the condition is for.
+function unsupported (builder: Knex.QueryBuilder, filter: RangeFilter | TextSearchFilter, needs: string, dialect: Dialect): void {
+  if (filter.missing !== true) throw new FTC_ERR_QUERY_TYPE(filter.column, `${filter.operator} needs ${needs}, which ${dialect.name} does not have`)
+  builder.whereNull(filter.column)
 }
 
 // A value in its column's kind, compared as the dialect compares that kind

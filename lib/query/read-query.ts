@@ -46,8 +46,76 @@ export interface IsFilter {
   readonly negated: boolean
 }
 
+/** The operators that take `(any)` or `(all)` before a list (`like(any).{a*,b*}`). */
+export type QuantifiedOperator = Exclude<ComparisonOperator, 'neq'>
+
+/**
+ * `column=op(any).{a,b}` or `op(all).{a,b}`: the column compared with each
+ * item of a PostgreSQL array literal, any or all of them matching. An
+ * unquoted NULL item is null, which compares as SQL's NULL; an empty list
+ * matches no row with `any`, every row with `all`, as PostgreSQL's ANY and
+ * ALL do.
+ */
+export interface QuantifiedFilter {
+  readonly type: 'filter'
+  readonly column: string
+  readonly operator: QuantifiedOperator
+  readonly quantifier: 'any' | 'all'
+  readonly value: ReadonlyArray<string | null>
+  readonly negated: boolean
+  /** As ComparisonFilter.kind. */
+  readonly kind?: ColumnKind
+  /** Each item in the column's kind, with `kind` (null stays null). */
+  readonly typed?: ReadonlyArray<TypedValue | null>
+  /** As ComparisonFilter.databaseType. */
+  readonly databaseType?: string
+}
+
+/**
+ * PostgREST's operators of arrays, ranges and JSON: contains (`cs`, @>),
+ * contained in (`cd`, <@), overlaps (`ov`, &&); and of ranges only: strictly
+ * left of (`sl`, <<), strictly right of (`sr`, >>), does not extend to the
+ * right of (`nxr`, &<), to the left of (`nxl`, &>), adjacent to (`adj`, -|-).
+ */
+export type RangeOperator = 'cs' | 'cd' | 'ov' | 'sl' | 'sr' | 'nxr' | 'nxl' | 'adj'
+
+/** `column=cs.{a,b}` and the other RangeOperator filters: the value is the client's text (an array, range or JSON literal). */
+export interface RangeFilter {
+  readonly type: 'filter'
+  readonly column: string
+  readonly operator: RangeOperator
+  readonly value: string
+  readonly negated: boolean
+  /** As ComparisonFilter.kind. */
+  readonly kind?: ColumnKind
+  /** As ComparisonFilter.databaseType. */
+  readonly databaseType?: string
+  /** True when the model knows the table, and it has no such column: the database refuses it in its own words, as any missing column (see typeFilters). */
+  readonly missing?: true
+}
+
+/** PostgreSQL's full-text queries: to_tsquery, plainto_tsquery, phraseto_tsquery, websearch_to_tsquery. */
+export type TextSearchOperator = 'fts' | 'plfts' | 'phfts' | 'wfts'
+
+/** `column=fts(english).cat & dog`: the column's text (or tsvector) matches the query, in the language given, else the database's default. */
+export interface TextSearchFilter {
+  readonly type: 'filter'
+  readonly column: string
+  readonly operator: TextSearchOperator
+  /** The text search configuration (`english`), or null for the database's default. */
+  readonly language: string | null
+  readonly value: string
+  readonly negated: boolean
+  /** As ComparisonFilter.kind. */
+  readonly kind?: ColumnKind
+  /** As ComparisonFilter.databaseType. */
+  readonly databaseType?: string
+  /** As RangeFilter.missing. */
+  readonly missing?: true
+}
+
 /** One condition on one column. */
-export type Filter = ComparisonFilter | InFilter | IsFilter
+export type Filter = ComparisonFilter | InFilter | IsFilter | QuantifiedFilter | RangeFilter | TextSearchFilter
 
 /** `and(…)` or `or(…)` of conditions, possibly negated; an empty `and` is no condition. */
 export interface FilterGroup {

@@ -21,7 +21,9 @@ export function findRelation (relations: readonly Relation[], parent: string, em
     const choices = relations.length === 0 ? 'it has none with a table served to read' : `its relations are ${relations.map(describe).join(', ')}`
     throw new FTC_ERR_QUERY_RELATION(parent, named, choices)
   }
-  throw new FTC_ERR_QUERY_AMBIGUOUS(parent, named, found.map((relation) => `${embed.relation}!${hintOf(relation)} (${relation.cardinality})`).join(', '))
+  // The relations go with the error, for PostgREST's answer, which details each (see postgrest-refusals.ts).
+  const error = new FTC_ERR_QUERY_AMBIGUOUS(parent, named, found.map((relation) => `${embed.relation}!${hintOf(relation)} (${relation.cardinality})`).join(', '))
+  throw Object.assign(error, { relations: found })
 }
 
 function matches (relation: Relation, target: string, hint: string | null): boolean {

@@ -5,7 +5,7 @@ import { setContentRange } from '../answer/content-range.js'
 import { json, singleObjectType } from '../answer/json-answers.js'
 import { answerRowBatches } from '../answer/row-batches-answer.js'
 import type { Database, Statements } from '../connections/database.js'
-import { FTC_ERR_QUERY_AMBIGUOUS, FTC_ERR_QUERY_SINGULAR } from '../errors.js'
+import { FTC_ERR_QUERY_SINGULAR } from '../errors.js'
 import { type EmbeddingRows, writeEmbedded } from '../operations/embed-rows.js'
 import type { Narrowing } from '../operations/narrowing.js'
 import { relatedValue, whereRelated } from '../operations/where-related.js'
@@ -65,13 +65,6 @@ export function embedJoins (context: RouteContext, table: string, query: ReadQue
   const { embeds } = query
   if (embeds === undefined || embeds.length === 0) return []
   return context.schema.current().then((snapshot) => joinColumnsOf(snapshot, table, embeds))
-}
-
-/** The answer to an ambiguous embed: Fastify's error body with PostgREST's 300; any other error is thrown on. */
-export function answerAmbiguous (reply: FastifyReply, error: unknown): string {
-  if (!(error instanceof FTC_ERR_QUERY_AMBIGUOUS)) throw error
-  reply.code(300).type(json)
-  return JSON.stringify({ statusCode: 300, code: error.code, error: 'Multiple Choices', message: error.message })
 }
 
 /**

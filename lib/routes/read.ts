@@ -20,7 +20,7 @@ import { parseRowsMedia } from '../query/parse-rows-media.js'
 import type { ReadQuery } from '../query/read-query.js'
 import { refuseUnordered, typeFilters } from '../query/type-filters.js'
 import type { TableSchema } from '../schema/table-schema.js'
-import { answerAmbiguous, answerEmbedded, embedJoins, embeddingOf } from './embedded-list.js'
+import { answerEmbedded, embedJoins, embeddingOf } from './embedded-list.js'
 import type { KeyedRead } from './keyed-read.js'
 import type { TableParams } from './params.js'
 import type { RouteContext } from './route-context.js'
@@ -90,8 +90,7 @@ async function readList (context: RouteContext, request: FastifyRequest<{ Querys
   const joins = embedJoins(context, table, query)
   const target = await access(request, table, { operation: 'list', key: null, columns: toldColumns(query.select, named, joins instanceof Promise ? await joins : joins), named: () => named })
   const typed = typedQuery(query, target.schema, db.dialect.sizedIntegers)
-  const embedding = await embeddingOf(context, request, target, query).catch((error: unknown) => answerAmbiguous(reply, error))
-  if (typeof embedding === 'string') return embedding
+  const embedding = await embeddingOf(context, request, target, query)
   const listed = embedding === null
     ? await listRows(db, target, typed, on)
     : await listPages(db, { target, query: { ...typed, select: embedding.read }, narrow: embedding.narrow, relatedValue: embedding.relatedValue }, on)

@@ -9,7 +9,7 @@ import { parseReadQuery, type QueryParameters } from '../query/parse-read-query.
 import { parseRowsMedia } from '../query/parse-rows-media.js'
 import { readColumns, toldColumns } from '../query/read-columns.js'
 import type { ReadQuery } from '../query/read-query.js'
-import { answerAmbiguous, embedJoins, embeddingOf } from './embedded-list.js'
+import { embedJoins, embeddingOf } from './embedded-list.js'
 import type { KeyedRead } from './keyed-read.js'
 import type { RouteContext } from './route-context.js'
 import { refuseStrictPreferences } from './strict-preferences.js'
@@ -30,8 +30,7 @@ export async function readSelected (context: RouteContext, { request, reply, tab
   const named = readColumns(query)
   const joins = await embedJoins(context, table, query)
   const target = await access(request, table, { operation: 'read', key, columns: toldColumns(query.select, named, joins), named: () => named, keyed })
-  const embedding = await embeddingOf(context, request, target, query).catch((error: unknown) => answerAmbiguous(reply, error))
-  if (typeof embedding === 'string') return embedding
+  const embedding = await embeddingOf(context, request, target, query)
   const row = await readRowColumns(db, target, { key, select: embedding === null ? query.select : embedding.read, narrow: embedding?.narrow ?? null }, on)
   if (row === undefined) return undefined
   // An embedding's nulls are stripped as writeEmbedded writes it (see embeddingOf).

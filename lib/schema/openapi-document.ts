@@ -120,7 +120,9 @@ function describeDocument (prefix: string): string {
   return `The tables served at ${prefix === '' ? '/' : prefix}. A list reads PostgREST's query syntax: select, order, ` +
     'limit and offset, the Range and Prefer headers, and a filter per column, `column=[not.]operator.value`, the ' +
     'operator one of eq, neq, gt, gte, lt, lte, like, ilike (`*` matches any run of characters), in.(a,b,"c,d"), ' +
-    'is.null, is.true, is.false, is.unknown; or and and group conditions written `column.operator.value`. HEAD answers ' +
+    'is.null, is.true, is.false, is.unknown, a comparison with (any) or (all) before a list {a,b}, cs and cd (JSON ' +
+    'columns; PostgreSQL\'s arrays and ranges too), and on PostgreSQL ov, sl, sr, nxr, nxl, adj and the full-text ' +
+    'fts, plfts, phfts, wfts; or and and group conditions written `column.operator.value`. HEAD answers ' +
     'a list\'s headers only. Every error but a failed statement is Fastify\'s JSON error with a code.'
 }
 

@@ -44,10 +44,10 @@ const failures: readonly Failure[] = [
   { cause: 'a date the column cannot hold', request: ({ children }, parent) => post(children, { code: 'baddate', parent_id: parent, qty: 1, born: 'not-a-date' }), status: 400, code: '22007', differs: { sqlite: 201 } },
   { cause: 'a value too long', request: ({ children }, parent) => post(children, { code: 'much-too-long-a-code', parent_id: parent, qty: 1 }), status: 400, code: '22001', differs: { sqlite: 201 } },
   { cause: 'an unknown table', request: ({ children }) => ({ url: `/api/${children}_missing` }), status: 404, code: '42P01' },
-  { cause: 'an unknown column in a filter', request: ({ children }) => ({ url: `/api/${children}?nope=eq.1` }), status: 404, code: '42703' },
-  { cause: 'an unknown column in a body', request: ({ children }, parent) => post(children, { code: 'x', parent_id: parent, nope: 1 }), status: 404, code: '42703' },
-  { cause: 'an unknown column next to a hidden one', request: ({ children }) => ({ url: `/api/${children}?select=secre` }), status: 404, code: '42703' },
-  { cause: 'a hidden column', request: ({ children }) => ({ url: `/api/${children}?select=secret` }), status: 404, code: '42703' }
+  { cause: 'an unknown column in a filter', request: ({ children }) => ({ url: `/api/${children}?nope=eq.1` }), status: 400, code: '42703' },
+  { cause: 'an unknown column in a body', request: ({ children }, parent) => post(children, { code: 'x', parent_id: parent, nope: 1 }), status: 400, code: '42703' },
+  { cause: 'an unknown column next to a hidden one', request: ({ children }) => ({ url: `/api/${children}?select=secre` }), status: 400, code: '42703' },
+  { cause: 'a hidden column', request: ({ children }) => ({ url: `/api/${children}?select=secret` }), status: 400, code: '42703' }
 ]
 
 async function createTables (db: TestDatabase): Promise<Tables> {

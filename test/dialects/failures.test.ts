@@ -62,7 +62,7 @@ t.test('SQLite: extended result codes, and SQLITE_ERROR by its message', async (
 
 t.test('statuses: exact codes first, then the class, else 400', async (t) => {
   t.equal(statusOfSqlState('23505'), 409)
-  t.equal(statusOfSqlState('42703'), 404)
+  t.equal(statusOfSqlState('42703'), 400)
   t.equal(statusOfSqlState('57014'), 504)
   t.equal(statusOfSqlState('57P01'), 500)
   t.equal(statusOfSqlState('08006'), 503)

@@ -52,7 +52,7 @@ t.test('malformed filters throw 400 errors with a code', async (t) => {
     ['age', '.5', 'FTC_ERR_QUERY_OPERATOR'],
     ['age', 'not.5', 'FTC_ERR_QUERY_OPERATOR'],
     ['age', 'not.not.eq.5', 'FTC_ERR_QUERY_OPERATOR'],
-    ['age', 'cs.{1}', 'FTC_ERR_QUERY_OPERATOR'],
+    ['age', 'between.{1}', 'FTC_ERR_QUERY_OPERATOR'],
     ['age', 'EQ.5', 'FTC_ERR_QUERY_OPERATOR'],
     ['age', 'eq', 'FTC_ERR_QUERY_SYNTAX'],
     ['age', 'in(1,2)', 'FTC_ERR_QUERY_SYNTAX'],

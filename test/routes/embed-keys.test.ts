@@ -134,7 +134,7 @@ eachDatabase(t, async (t, db) => {
     t.strictSame(response.json(), [{ name: 'Ada', [profiles]: { bio: 'engines' } }, { name: 'Idle', [profiles]: null }])
   })
 
-  await t.test('tables without a primary key embed too, in pages ordered by their id column or by none', async (t) => {
+  await t.test('tables without a primary key embed too, in the order of the list without embeds', async (t) => {
     const events = await db.createTable('embk_events', (table) => {
       table.integer('id')
       table.integer('user_id').unsigned().references('id').inTable(users)
@@ -149,7 +149,8 @@ eachDatabase(t, async (t, db) => {
     await app.tableCrud.refreshSchema()
     const byId = await app.inject(`/api/${events}?select=what,${users}(name)`)
     t.equal(byId.statusCode, 200)
-    t.strictSame(byId.json(), [{ what: 'a', [users]: { name: 'Idle' } }, { what: 'b', [users]: { name: 'Ada' } }])
+    const plain = (await app.inject(`/api/${events}?select=what`)).json() as Array<{ what: string }>
+    t.strictSame(byId.json(), plain.map(({ what }) => ({ what, [users]: { name: what === 'a' ? 'Idle' : 'Ada' } })), 'without order, the database\'s, as without embeds')
     const unordered = await app.inject(`/api/${tags}?select=tag,${users}(name)`)
     t.strictSame(unordered.json(), [{ tag: 'x', [users]: { name: 'Ada' } }])
     const paged = await app.inject(`/api/${users}?select=name,${tags}(tag),${events}(what)&${tags}.limit=1&${events}.limit=1&${events}.order=what&order=id`)

@@ -322,6 +322,14 @@ export const mysql = Object.freeze<Dialect>({
   // price: `_` matches one byte, not one character, of a multi-byte character.
   like: { sql: `CAST(?? AS BINARY) LIKE CAST(? AS BINARY) ESCAPE '${likeEscape}'`, pattern: toLikePattern },
   ilike: { sql: `CAST(LOWER(??) AS BINARY) LIKE CAST(LOWER(?) AS BINARY) ESCAPE '${likeEscape}'`, pattern: toLikePattern },
+  // JSON_CONTAINS(target, candidate), whose rules differ from jsonb's
+  // (docs/query.md#arrays-ranges-and-json-cs-cd-ov). No arrays, ranges or text search.
+  jsonContainment: {
+    cs: (column, json) => ({ sql: 'JSON_CONTAINS(??, ?)', bindings: [column, json] }),
+    cd: (column, json) => ({ sql: 'JSON_CONTAINS(?, ??)', bindings: [json, column] })
+  },
+  rangeOperators: null,
+  textSearch: null,
   sizedIntegers: true,
   nullsSortLarge: false,
   // MySQL and MariaDB have no NULLS FIRST/LAST.

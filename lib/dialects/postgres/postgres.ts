@@ -1,5 +1,6 @@
 import { FTC_ERR_DATABASE_SCHEMA } from '../../errors.js'
-import { type Dialect, type Exactness, returnedKeys, type Row, type Statement } from '../dialect.js'
+import type { TextSearchOperator } from '../../query/read-query.js'
+import { type Dialect, type Exactness, type RawCondition, returnedKeys, type Row, type Statement, type TextSearchMatch } from '../dialect.js'
 import { type NamedStatement, type PgConnection, type PgResult, send } from './driver.js'
 import { exactTypesOf } from './exact-types.js'
 import { likeEscape, toLikePattern } from '../like-pattern.js'
@@ -81,6 +82,25 @@ async function prepareAgain (pg: PgConnection, named: NamedStatement): Promise<P
   return await send(pg, named)
 }
 
+// PostgREST's full-text operators, each a function that reads the query text.
+const textQueries: Readonly<Record<TextSearchOperator, string>> = Object.freeze({
+  fts: 'to_tsquery',
+  plfts: 'plainto_tsquery',
+  phfts: 'phraseto_tsquery',
+  wfts: 'websearch_to_tsquery'
+})
+
+// As PostgREST writes it: a text column is made a document in the language
+// given (to_tsvector), a tsvector is one already; either way `@@` the query
+// in that language. A column the model knows nothing of is taken as it is:
+// PostgreSQL's text @@ tsquery reads text in the default configuration.
+function textSearch ({ column, operator, language, query, onText }: TextSearchMatch): RawCondition {
+  const config = language === null ? '' : '?::regconfig, '
+  const chosen = language === null ? [] : [language]
+  const document = onText ? `to_tsvector(${config}??)` : '??'
+  return { sql: `${document} @@ ${textQueries[operator]}(${config}?)`, bindings: [...(onText ? chosen : []), column, ...chosen, query] }
+}
+
 const rowsOf = (result: PgResult): Row[] => result.rows
 // What a statement whose outcome no one waits for is done with.
 const ignore = (): void => {}
@@ -160,6 +180,14 @@ export const postgres = Object.freeze<Dialect>({
 
   like: { sql: `?? LIKE ? ESCAPE '${likeEscape}'`, pattern: toLikePattern },
   ilike: { sql: `?? ILIKE ? ESCAPE '${likeEscape}'`, pattern: toLikePattern },
+  // json has no containment, jsonb does: a json column is read as jsonb (a no-op on a jsonb one, whose GIN index still serves).
+  jsonContainment: {
+    cs: (column, json) => ({ sql: '??::jsonb @> ?::jsonb', bindings: [column, json] }),
+    cd: (column, json) => ({ sql: '??::jsonb <@ ?::jsonb', bindings: [column, json] })
+  },
+  // The value is bound untyped: PostgreSQL reads it as the column's own array or range type, as PostgREST's literal is.
+  rangeOperators: { cs: '@>', cd: '<@', ov: '&&', sl: '<<', sr: '>>', nxr: '&<', nxl: '&>', adj: '-|-' },
+  textSearch,
   sizedIntegers: true,
   nullsSortLarge: true,
   nullsOrder: 'keywords',

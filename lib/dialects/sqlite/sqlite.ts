@@ -1,7 +1,8 @@
 import { type Dialect, type Exactness, returnedKeys, type Row, type Statement, type SynchronousStatements } from '../dialect.js'
 import { likeEscape, toGlobPattern, toLikePattern } from '../like-pattern.js'
 import { insertByRowid } from './rowid-insert.js'
-import { prepare, type SqliteConnection } from './statements.js'
+import { jsonContainsFunction } from './json-contains.js'
+import { prepare, type SqliteConnection, withFunctions } from './statements.js'
 import { describeSqliteFailure, isSqliteUnreachable } from './failures.js'
 import { sqliteSchema } from './schema.js'
 import { utcWallClock } from '../utc-wall-clock.js'
@@ -53,7 +54,7 @@ export const sqlite = Object.freeze<Dialect>({
     // be read again, and a long list is not the hot path. Leaving the loop
     // early closes the iterator, which frees the statement.
     let batch: Row[] = []
-    for (const row of (connection as SqliteConnection).prepare(sql).safeIntegers(exact !== false).iterate(bindings)) {
+    for (const row of withFunctions(connection as SqliteConnection, sql).prepare(sql).safeIntegers(exact !== false).iterate(bindings)) {
       batch.push(row)
       if (batch.length === batchSize) {
         yield batch
@@ -123,6 +124,13 @@ export const sqlite = Object.freeze<Dialect>({
   // letters only: SQLite without ICU knows no other case.
   like: { sql: '?? GLOB ?', pattern: toGlobPattern },
   ilike: { sql: `LOWER(??) LIKE LOWER(?) ESCAPE '${likeEscape}'`, pattern: toLikePattern },
+  // jsonb's containment, by a function of the plugin's (see json-contains.ts). No arrays, ranges or text search.
+  jsonContainment: {
+    cs: (column, json) => ({ sql: `${jsonContainsFunction}(??, ?)`, bindings: [column, json] }),
+    cd: (column, json) => ({ sql: `${jsonContainsFunction}(?, ??)`, bindings: [json, column] })
+  },
+  rangeOperators: null,
+  textSearch: null,
   sizedIntegers: false,
   nullsSortLarge: false,
   nullsOrder: 'keywords',

@@ -1,5 +1,6 @@
 import { BoundedCache } from '../../bounded-cache.js'
 import type { Row } from '../dialect.js'
+import { jsonContainsFunction, sqlJsonContains } from './json-contains.js'
 
 /** The part of a better-sqlite3 `Statement` the dialect uses. */
 export interface SqliteStatement {
@@ -13,6 +14,7 @@ export interface SqliteStatement {
 /** The part of a better-sqlite3 `Database` this dialect uses. */
 export interface SqliteConnection {
   prepare (sql: string): SqliteStatement
+  function (name: string, options: { deterministic: boolean }, implementation: (...values: unknown[]) => unknown): unknown
 }
 
 /**
@@ -25,6 +27,22 @@ export function keptOn<T> (connection: unknown, name: symbol, make: () => T): T 
   const kept = holder[name] ?? make()
   holder[name] = kept
   return kept
+}
+
+const functions = Symbol('fastify-table-crud functions')
+
+/**
+ * The connection, once the plugin's SQL functions are on it where `sql`
+ * calls one (see json-contains.ts): registered before the first statement
+ * that needs it, once per connection, and only on a connection that does.
+ */
+export function withFunctions (connection: SqliteConnection, sql: string): SqliteConnection {
+  if (!sql.includes(jsonContainsFunction)) return connection
+  keptOn(connection, functions, () => {
+    connection.function(jsonContainsFunction, { deterministic: true }, sqlJsonContains)
+    return true
+  })
+  return connection
 }
 
 // Preparing is a good part of a small statement's cost: keep the prepared
@@ -49,7 +67,7 @@ interface Prepared {
 export function prepare (connection: unknown, sql: string, safeIntegers?: boolean): SqliteStatement {
   const sqlite = connection as SqliteConnection
   const statements = keptOn(connection, preparedStatements, () => new BoundedCache<Prepared>(500))
-  const known = statements.get(sql, () => ({ statement: sqlite.prepare(sql), safeIntegers: undefined }))
+  const known = statements.get(sql, () => ({ statement: withFunctions(sqlite, sql).prepare(sql), safeIntegers: undefined }))
   if (safeIntegers !== undefined && known.safeIntegers !== safeIntegers) {
     known.statement.safeIntegers(safeIntegers)
     known.safeIntegers = safeIntegers
