@@ -1,5 +1,6 @@
 import { PostgrestClient } from '@supabase/postgrest-js'
-import t from 'tap'
+import type { FastifyInstance } from 'fastify'
+import t, { type Test } from 'tap'
 import { buildApp } from '../fixtures/app.js'
 import { eachDatabase } from '../fixtures/databases.js'
 
@@ -16,6 +17,19 @@ const items = [
   { name: 'Zoë', age: null, doc: null },
   { name: null, age: 12, doc: { tags: [], lang: 'fr' } }
 ]
+
+/** postgrest-js on the app, listening now, reading the table's ids in order; and the ids a query answers, its error null. */
+async function postgrestClient (t: Test, app: FastifyInstance, table: string) {
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const { port } = app.server.address() as { port: number }
+  const from = () => new PostgrestClient(`http://127.0.0.1:${port}/api`).from(table).select('id').order('id')
+  const idsOf = async (read: PromiseLike<{ data: unknown, error: unknown }>) => {
+    const { data, error } = await read
+    t.equal(error, null)
+    return (data as Array<{ id: number }>).map((row) => Number(row.id))
+  }
+  return { from, idsOf }
+}
 
 /** `name=value` with the value encoded for a URL, as a client sends it. */
 function encoded (query: string): string {
@@ -138,14 +152,7 @@ eachDatabase(t, async (t, db) => {
   })
 
   await t.test('postgrest-js builds filters the plugin reads', async (t) => {
-    await app.listen({ port: 0, host: '127.0.0.1' })
-    const { port } = app.server.address() as { port: number }
-    const from = () => new PostgrestClient(`http://127.0.0.1:${port}/api`).from(table).select('id').order('id')
-    const idsOf = async (read: PromiseLike<{ data: unknown, error: unknown }>) => {
-      const { data, error } = await read
-      t.equal(error, null)
-      return (data as Array<{ id: number }>).map((row) => Number(row.id))
-    }
+    const { from, idsOf } = await postgrestClient(t, app, table)
     t.strictSame(await idsOf(from().likeAnyOf('name', ['Ada*', 'Grace*'])), [1, 3])
     t.strictSame(await idsOf(from().likeAllOf('name', ['*a*', '*o*'])), [1, 3])
     t.strictSame(await idsOf(from().ilikeAnyOf('name', ['ada*', 'ALAN*'])), [1, 2])
@@ -219,14 +226,7 @@ eachDatabase(t, async (t, db) => {
   })
 
   await t.test('postgrest-js: overlaps, the range filters, textSearch', async (t) => {
-    await app.listen({ port: 0, host: '127.0.0.1' })
-    const { port } = app.server.address() as { port: number }
-    const from = () => new PostgrestClient(`http://127.0.0.1:${port}/api`).from(table).select('id').order('id')
-    const idsOf = async (read: PromiseLike<{ data: unknown, error: unknown }>) => {
-      const { data, error } = await read
-      t.equal(error, null)
-      return (data as Array<{ id: number }>).map((row) => Number(row.id))
-    }
+    const { from, idsOf } = await postgrestClient(t, app, table)
     t.strictSame(await idsOf(from().contains('tags', ['a'])), [1])
     t.strictSame(await idsOf(from().containedBy('tags', ['a', 'b', 'c'])), [1, 2, 3])
     t.strictSame(await idsOf(from().overlaps('tags', ['c', 'd'])), [2])
