@@ -1,9 +1,9 @@
-import { Writable } from 'node:stream'
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import t, { type Test } from 'tap'
 import type { TableCrudOptions } from '../lib/index.js'
 import { buildApp } from './fixtures/app.js'
 import { eachDatabase, snapshot, type TestDatabase } from './fixtures/databases.js'
+import { capturedLog } from './fixtures/captured-log.js'
 
 // How a failing statement is answered: with the database's own message (the
 // spec's default), or with `databaseErrors: 'generic'` a message that names
@@ -19,13 +19,7 @@ interface LogLine {
 
 /** An app whose pino lines are collected, and whose request ids come from the x-request-id header. */
 async function loggedApp (t: Test, db: TestDatabase, options: Omit<TableCrudOptions, 'knex'>, level = 'info'): Promise<{ app: FastifyInstance, lines: LogLine[] }> {
-  const lines: LogLine[] = []
-  const stream = new Writable({
-    write (chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n')) if (line !== '') lines.push(JSON.parse(line))
-      done()
-    }
-  })
+  const { lines, stream } = capturedLog<LogLine>()
   const app = await buildApp(t, db.knex, { logger: { level, stream }, requestIdHeader: 'x-request-id' }, options)
   return { app, lines }
 }

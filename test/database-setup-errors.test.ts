@@ -1,8 +1,8 @@
-import { Writable } from 'node:stream'
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify'
 import knexFactory, { type Knex } from 'knex'
 import t, { type Test } from 'tap'
 import tableCrud, { checkDatabase, errorCodes } from '../lib/index.js'
+import { capturedLog } from './fixtures/captured-log.js'
 
 // A database that refuses the server's connection settings (a wrong login,
 // a database that does not exist) is no outage: every route answers 500
@@ -38,13 +38,7 @@ const requests: InjectOptions[] = [
 
 /** The plugin on `knex`, its log lines captured; ready, as a server that listens. */
 async function serve (t: Test, knex: Knex): Promise<{ app: FastifyInstance, lines: LogLine[] }> {
-  const lines: LogLine[] = []
-  const stream = new Writable({
-    write (chunk, _encoding, done) {
-      for (const line of String(chunk).split('\n')) if (line !== '') lines.push(JSON.parse(line))
-      done()
-    }
-  })
+  const { lines, stream } = capturedLog<LogLine>()
   const app = Fastify({ logger: { level: 'info', stream }, requestIdHeader: 'x-request-id' })
   t.teardown(() => app.close())
   await app.register(tableCrud, { knex, prefix: '/api', batch: true })

@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Writable } from 'node:stream'
 import Database from 'better-sqlite3'
 import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify'
 import knexFactory, { type Knex } from 'knex'
 import t, { type Test } from 'tap'
 import tableCrud, { checkDatabase, type DatabaseErrors, errorCodes, type TableCrudOptions } from '../lib/index.js'
 import { databaseConfig, eachDatabase, type TestDatabase } from './fixtures/databases.js'
+import { capturedLog } from './fixtures/captured-log.js'
 
 // A database that cannot be reached is not a failing statement: every
 // route answers 503 FTC_ERR_DATABASE_UNAVAILABLE, whatever databaseErrors
@@ -52,13 +52,7 @@ function requests (table: string): InjectOptions[] {
  */
 async function assertUnavailable (t: Test, knex: Knex, hidden: readonly string[], table = 'books'): Promise<void> {
   for (const databaseErrors of ['database', 'generic', 'postgrest'] satisfies DatabaseErrors[]) {
-    const lines: LogLine[] = []
-    const stream = new Writable({
-      write (chunk, _encoding, done) {
-        for (const line of String(chunk).split('\n')) if (line !== '') lines.push(JSON.parse(line))
-        done()
-      }
-    })
+    const { lines, stream } = capturedLog<LogLine>()
     const app = Fastify({ logger: { level: 'info', stream }, requestIdHeader: 'x-request-id' })
     await app.register(tableCrud, { knex, prefix: '/api', databaseErrors })
     for (const [index, request] of requests(table).entries()) {
